@@ -1,0 +1,124 @@
+"""The CLI through a subprocess: JSON shapes, exit codes, and every bad input of the issues."""
+import json
+
+import pytest
+
+from tests.conftest import run_cli
+
+
+def test_help_lists_commands():
+    out = run_cli("--help")
+    assert out.returncode == 0
+    for command in ("theorem2", "check"):
+        assert command in out.stdout
+
+
+def test_theorem2_json_shape(tmp_path):
+    out = run_cli("theorem2", "--json", "--samples", "20", "--seed", "3", "--out", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert {"command", "seed", "dps", "versions", "claims"} <= set(data)
+    assert data["seed"] == 3 and data["versions"]["numpy"]
+    for claim in data["claims"]:
+        assert {"id", "reading", "statement", "latex", "verdict", "evidence", "certificate"} <= set(claim)
+        assert claim["verdict"] in {"PROVED", "CERTIFIED", "HOLDS", "REFUTED", "INCONCLUSIVE"}
+        if claim["verdict"] == "REFUTED":
+            check = run_cli("check", claim["certificate"])
+            assert check.returncode == 0 and check.stdout.startswith("CONFIRMED")
+
+
+def test_same_seed_same_verdicts(tmp_path):
+    runs = [json.loads(run_cli("theorem2", "--json", "--samples", "15", "--claim", "T2.swapped",
+                               "--out", str(tmp_path / str(i))).stdout) for i in range(2)]
+    strip = lambda d: [(c["id"], c["reading"], c["verdict"], c["evidence"].get("counterexample")) for c in d["claims"]]
+    assert strip(runs[0]) == strip(runs[1])
+
+
+def test_strict_exits_1_when_refuted(tmp_path):
+    out = run_cli("theorem2", "--samples", "10", "--claim", "T2.swapped", "--strict", "--out", str(tmp_path))
+    assert out.returncode == 1
+    assert "REFUTED" in out.stdout
+
+
+def write(tmp_path, name, body):
+    path = tmp_path / name
+    path.write_text(body if isinstance(body, str) else json.dumps(body))
+    return str(path)
+
+
+def test_case_mode_json(tmp_path):
+    case = write(tmp_path, "case.json", {"logits": ["0", "-700", "-2"], "H": [[2, 0, 0], [0, 3, 1], [0, 1, 4]]})
+    out = run_cli("theorem2", "--case", case, "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["n"] == 3
+    for key in ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "R"):
+        mantissa = data[key].split("e")[0].replace(".", "").replace("-", "").lstrip("0")
+        assert len(mantissa) >= 30
+    assert float(data["kappa"].split("e")[1]) > 300  # κ beyond float64's range, printed exactly
+    assert {(c["id"], c["reading"]) for c in data["claims"]} >= {("T2.eq47.max", "tangent-exact")}
+
+
+def test_certificate_is_a_case_file(tmp_path):
+    run_cli("theorem2", "--samples", "10", "--claim", "T2.eq47.max", "--out", str(tmp_path))
+    certificate = json.loads((tmp_path / "T2.eq47.max.ambient-bounds.json").read_text())
+    case = write(tmp_path, "from-cert.json", certificate["inputs"])
+    out = run_cli("theorem2", "--case", case, "--json")
+    rows = {(c["id"], c["reading"]): c for c in json.loads(out.stdout)["claims"]}
+    assert rows[("T2.eq47.max", "ambient-bounds")]["holds"] is False
+
+
+GOOD_H = [[1, 0], [0, 1]]
+BAD_CASES = {
+    "malformed": "{not json",
+    "not simplex (negative)": {"z": [-0.5, 1.5], "H": GOOD_H},
+    "not simplex (sum)": {"z": [0.5, 0.6], "H": GOOD_H},
+    "H not square": {"z": [0.5, 0.5], "H": [[1, 0], [0]]},
+    "H wrong size": {"z": [0.5, 0.5], "H": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]},
+    "H not symmetric": {"z": [0.5, 0.5], "H": [[1, 0.5], [0, 1]]},
+    "H not positive definite": {"z": [0.5, 0.5], "H": [[1, 2], [2, 1]]},
+    "NaN": {"logits": ["nan", "0"], "H": GOOD_H},
+    "infinite": {"logits": ["inf", "0"], "H": GOOD_H},
+    "L below mu": {"z": [0.5, 0.5], "H": GOOD_H, "L": 1, "mu": 2},
+    "no H": {"z": [0.5, 0.5]},
+    "both z and logits": {"z": [0.5, 0.5], "logits": [0, 0], "H": GOOD_H},
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_CASES))
+def test_bad_case_one_line_exit_2(tmp_path, name):
+    case = write(tmp_path, "case.json", BAD_CASES[name])
+    out = run_cli("theorem2", "--case", case, "--out", str(tmp_path / "certs"))
+    assert_one_line_error(out)
+    assert not (tmp_path / "certs").exists()
+
+
+@pytest.mark.parametrize("args", [
+    ["theorem2", "--claim", "T9.nonsense"],
+    ["theorem2", "--dps", "5"],
+    ["theorem2", "--samples", "0"],
+    ["theorem2", "--samples", "-3"],
+    ["theorem2", "--case", "/nonexistent/case.json"],
+    ["check", "/nonexistent/cert.json"],
+    ["nonsense-command"],
+])
+def test_bad_arguments_one_line_exit_2(args):
+    assert_one_line_error(run_cli(*args))
+
+
+def test_malformed_certificates(tmp_path):
+    for body in ("[1, 2", {"claim": "T2.eq47.max"}, {"claim": "T9", "reading": None, "inputs": {}, "lhs": "1",
+                                                    "rhs": "1", "margin": "0", "dps": 50}):
+        assert_one_line_error(run_cli("check", write(tmp_path, "cert.json", body)))
+
+
+def test_out_is_a_file(tmp_path):
+    target = write(tmp_path, "file", "x")
+    assert_one_line_error(run_cli("theorem2", "--samples", "5", "--out", target))
+
+
+def assert_one_line_error(out):
+    assert out.returncode == 2, (out.returncode, out.stdout, out.stderr)
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    assert "Traceback" not in out.stderr and lines[0].startswith("verify: error:")

@@ -1,0 +1,154 @@
+"""Counterexample certificates: written atomically, re-checked from scratch.
+
+`check_certificate` shares nothing with the search but the claim's formula
+(its `sides`) and the case-file parser.  It recomputes the spectrum with
+python-flint ball arithmetic (rigorous enclosures of every eigenvalue of
+J H J on T, of H on T and of H), at ≥ 50 digits, raising the precision until
+the eigenvalues are isolated, and confirms only when some inequality of the
+claim fails for every point of the balls and the recorded sides match.
+"""
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import flint
+import mpmath as mp
+
+from verify import atomic
+from verify.cases import parse_case, read_json
+from verify.claims import constants_for, get_claim
+from verify.errors import InputError
+from verify.numbers import bits_for, decimal, parse_number
+from verify.spectra import CurvatureSpectrum, arb_to_mpf, mpf_to_arb
+
+CHECK_MIN_DPS = 50
+MAX_BITS = 1 << 16
+FIELDS = ("claim", "reading", "inputs", "lhs", "rhs", "margin", "dps")
+
+
+def write_certificate(out_dir, claim, reading, case, evaluation, dps):
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {out_dir!r} is a file; give a folder for the certificates")
+    out.mkdir(parents=True, exist_ok=True)
+    body = {
+        "claim": claim.id,
+        "reading": reading,
+        "inputs": case.inputs(),
+        "inequality": evaluation.label,
+        "lhs": decimal(evaluation.lhs, dps),
+        "rhs": decimal(evaluation.rhs, dps),
+        "margin": decimal(evaluation.margin, dps),
+        "dps": dps,
+    }
+    name = f"{claim.id}.{reading}.json" if reading else f"{claim.id}.json"
+    return atomic.write_text(out / name, json.dumps(body, indent=2) + "\n")
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    confirmed: bool
+    reason: str
+    bits: int
+
+    @property
+    def summary(self):
+        return ("CONFIRMED" if self.confirmed else "NOT CONFIRMED") + f" ({self.reason}; {self.bits}-bit balls)"
+
+
+def load_certificate(path):
+    data = read_json(path, "certificate")
+    if not isinstance(data, dict) or any(k not in data for k in FIELDS):
+        missing = [k for k in FIELDS if not isinstance(data, dict) or k not in data]
+        raise InputError(f"certificate {path!r} lacks {', '.join(missing)}; a certificate has the fields {', '.join(FIELDS)}")
+    claim = get_claim(data["claim"])
+    if data["reading"] not in claim.readings:
+        raise InputError(f"certificate {path!r} has reading {data['reading']!r}; {claim.id} takes {list(claim.readings)}")
+    if claim.multi:
+        raise InputError(f"certificate {path!r} is for {claim.id}, which has no single-case certificate")
+    if not isinstance(data["dps"], int) or data["dps"] < 1:
+        raise InputError(f"certificate {path!r} has dps {data['dps']!r}; give a positive whole number of digits")
+    case = parse_case(data["inputs"], where=f"certificate {path} inputs")
+    with mp.workdps(max(data["dps"], CHECK_MIN_DPS) + 10):
+        recorded = {k: parse_number(data[k], f"certificate {path} {k}") for k in ("lhs", "rhs", "margin")}
+    recorded["inequality"] = data.get("inequality")
+    return claim, data["reading"], case, recorded, data["dps"]
+
+
+def check_certificate(path):
+    claim, reading, case, recorded, dps = load_certificate(path)
+    bits = bits_for(max(dps, CHECK_MIN_DPS))
+    while bits <= MAX_BITS:
+        with flint.ctx.workprec(bits):
+            q = rigorous_spectrum(case)
+            if q is not None:
+                return _judge(claim, reading, case, q, recorded, bits)
+        bits *= 2
+    return CheckResult(False, "eigenvalues could not be isolated", bits // 2)
+
+
+def _judge(claim, reading, case, q, recorded, bits):
+    """Confirm iff the certificate's inequality (or the binding one) fails for every point of the balls."""
+    L = mpf_to_arb(case.L) if case.L is not None else None
+    mu = mpf_to_arb(case.mu) if case.mu is not None else None
+    L_r, mu_r = constants_for(reading, q, L, mu)
+    inequalities = claim.sides(q, L_r, mu_r)
+    named = [i for i in inequalities if i.label == recorded.get("inequality")]
+    ineq = named[0] if named else min(inequalities, key=lambda i: i.log_margin(lambda a: a.log()).mid())
+    fails = ineq.lhs < ineq.rhs if ineq.relation == ">=" else ineq.lhs > ineq.rhs
+    if not fails:
+        return CheckResult(False, f"{ineq.label} does not fail rigorously at these inputs", bits)
+    if not (_matches(recorded["lhs"], ineq.lhs) and _matches(recorded["rhs"], ineq.rhs)):
+        return CheckResult(False, f"{ineq.label} fails, but the recorded lhs/rhs differ from the recomputed ones", bits)
+    lhs, rhs = decimal(arb_to_mpf(ineq.lhs), 12), decimal(arb_to_mpf(ineq.rhs), 12)
+    return CheckResult(True, f"{ineq.label} fails rigorously: lhs {lhs} vs rhs {rhs}", bits)
+
+
+def _matches(recorded, ball):
+    with mp.workdps(60):
+        value = arb_to_mpf(ball)
+        return abs(recorded - value) <= abs(value) * mp.mpf(10) ** -25
+
+
+def _eigenvalues(M):
+    """Rigorous real enclosures of all eigenvalues, or None if they cannot be isolated at this precision."""
+    values = flint.acb_mat(M).eig(multiple=True, nonstop=True)
+    if not all(v.is_finite() for v in values):
+        return None
+    return sorted((v.real for v in values), key=lambda a: a.mid())
+
+
+def _on_tangent(M, n):
+    """M restricted to T in the basis v_i = e_i − e_n: (VᵀV)⁻¹ VᵀMV, (VᵀV)⁻¹ = I − 11ᵀ/n (exact)."""
+    V = flint.arb_mat(n, n - 1)
+    for i in range(n - 1):
+        V[i, i] = 1
+        V[n - 1, i] = -1
+    gram_inv = flint.arb_mat(n - 1, n - 1)
+    for i in range(n - 1):
+        for j in range(n - 1):
+            gram_inv[i, j] = (1 if i == j else 0) - flint.arb(1) / n
+    return gram_inv * V.transpose() * M * V
+
+
+def rigorous_spectrum(case):
+    n = case.n
+    exps = [mpf_to_arb(v).exp() for v in case.logits]
+    total = sum(exps)
+    z = [e / total for e in exps]
+    J = flint.arb_mat(n, n)
+    for i in range(n):
+        for j in range(n):
+            J[i, j] = z[i] * sum(z[k] for k in range(n) if k != i) if i == j else -z[i] * z[j]
+    H = flint.arb_mat([[mpf_to_arb(v) for v in row] for row in case.H])
+    curvature = _eigenvalues(_on_tangent(J * H * J, n))
+    on_T = _eigenvalues(_on_tangent(H, n))
+    ambient = _eigenvalues(H)
+    if curvature is None or on_T is None or ambient is None or not curvature[0] > 0:
+        return None
+    z_desc = tuple(sorted(z, key=lambda a: a.mid(), reverse=True))
+    return CurvatureSpectrum(
+        n, curvature[-1], curvature[0], on_T[-1], on_T[0], ambient[-1], ambient[0], z_desc, 0.0, None,
+        kappa=curvature[-1] / curvature[0], R=z_desc[0] / z_desc[-1],
+    )
+

@@ -1,0 +1,174 @@
+"""Command line: thin over the library API.  Bad input: one stderr line, exit 2."""
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+MIN_DPS = 30
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        from verify.errors import InputError
+
+        command = " ".join(self.prog.split()[1:])
+        raise InputError(f"{message}; see `python -m verify {command + ' ' if command else ''}--help`")
+
+
+def _positive_int(name):
+    def parse(text):
+        from verify.errors import InputError
+
+        try:
+            value = int(text)
+        except ValueError:
+            raise InputError(f"{name} {text!r} is not a whole number; give a positive integer") from None
+        if value <= 0:
+            raise InputError(f"{name} {value} must be positive; give a positive integer")
+        return value
+
+    return parse
+
+
+def _dps(text):
+    from verify.errors import InputError
+
+    value = _positive_int("--dps")(text)
+    if value < MIN_DPS:
+        raise InputError(f"--dps {value} is below {MIN_DPS}, the least that can certify a margin; use --dps 50")
+    return value
+
+
+def build_parser():
+    parser = _Parser(prog="verify", description="Check the mathematics of the softmax-attention GD paper (see SPEC.md).")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    t2 = commands.add_parser("theorem2", help="Theorem 2 / Eq. (47): verdict table for every claim (the main job)")
+    t2.add_argument("--case", metavar="FILE.json", help="evaluate one configuration instead of searching")
+    t2.add_argument("--claim", metavar="ID", action="append", help="only this claim (repeatable)")
+    t2.add_argument("--seed", type=int, default=0, help="random and Hypothesis seed (default 0)")
+    t2.add_argument("--samples", type=_positive_int("--samples"), default=300, help="random cases per claim (default 300)")
+    t2.add_argument("--dps", type=_dps, default=50, help=f"digits for re-decisions and certificates (≥ {MIN_DPS}, default 50)")
+    t2.add_argument("--out", metavar="DIR", default="certificates", help="folder for certificates (default ./certificates)")
+    t2.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    t2.add_argument("--strict", action="store_true", help="exit 1 if any claim is REFUTED")
+
+    check = commands.add_parser("check", help="re-verify a certificate from scratch (ball arithmetic, ≥ 50 digits)")
+    check.add_argument("file", metavar="FILE")
+    check.add_argument("--json", action="store_true")
+    return parser
+
+
+def main(argv=None):
+    from verify.errors import InputError
+
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 0
+        return COMMANDS[args.command](args)
+    except InputError as error:
+        print(f"verify: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("verify: interrupted", file=sys.stderr)
+        return 130
+
+
+# ---------------------------------------------------------------- theorem2
+
+
+def _check_out_dir(out):
+    from verify.errors import InputError
+
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise InputError(f"--out {out!r} is a file; give a folder for the certificates")
+    parent = path if path.exists() else path.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not os.access(parent, os.W_OK):
+        raise InputError(f"--out {out!r} is not writable; give a folder you can write to")
+
+
+def cmd_theorem2(args):
+    from verify.claims import get_claim
+
+    for claim_id in args.claim or ():
+        get_claim(claim_id)
+    if args.case:
+        return _theorem2_case(args)
+    _check_out_dir(args.out)
+    from verify.theorem2 import run_theorem2
+
+    with _LazyProgress("searching") as progress:
+        report = run_theorem2(args.seed, args.samples, args.dps, args.claim, args.out, progress)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        from verify.render import theorem2_table
+
+        theorem2_table(report)
+    return 1 if args.strict and report.refuted else 0
+
+
+def _theorem2_case(args):
+    from verify.cases import load_case
+    from verify.theorem2 import evaluate_case
+
+    case = load_case(args.case)
+    q, rows = evaluate_case(case, args.dps, args.claim)
+    from verify.render import case_json, case_table
+
+    if args.json:
+        print(json.dumps(case_json(q, rows), indent=2))
+    else:
+        case_table(case, q, rows)
+    return 1 if args.strict and any(not r.holds for r in rows) else 0
+
+
+def cmd_check(args):
+    from verify.certificates import check_certificate
+
+    result = check_certificate(args.file)
+    if args.json:
+        print(json.dumps({"file": args.file, "confirmed": result.confirmed, "reason": result.reason, "bits": result.bits}))
+    else:
+        print(f"{'CONFIRMED' if result.confirmed else 'NOT CONFIRMED'}: {args.file}: {result.reason} ({result.bits}-bit balls)")
+    return 0 if result.confirmed else 1
+
+
+COMMANDS = {"theorem2": cmd_theorem2, "check": cmd_check}
+
+
+class _LazyProgress:
+    """A rich progress bar on stderr, shown only once the work has taken 2 s."""
+
+    def __init__(self, title, delay=2.0):
+        self.title, self.delay = title, delay
+        self.started = time.perf_counter()
+        self.bar = self.task = None
+
+    def __enter__(self):
+        return self
+
+    def __call__(self, done, total, label):
+        if self.bar is None and time.perf_counter() - self.started < self.delay:
+            return
+        if self.bar is None:
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self.bar = Progress(console=Console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task(self.title, total=total)
+        self.bar.update(self.task, completed=done, description=f"{self.title}: {label}")
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.stop()
+        return False

@@ -1,0 +1,79 @@
+"""Tables (rich) and JSON shapes for the CLI; the library itself never prints."""
+from rich.console import Console
+from rich.table import Table
+
+from verify.numbers import decimal
+
+VERDICT_STYLE = {"PROVED": "bold green", "CERTIFIED": "green", "HOLDS": "cyan", "REFUTED": "bold red", "INCONCLUSIVE": "yellow"}
+
+
+def _evidence_text(result):
+    e = result.evidence
+    parts = [f"{e.get('samples', 0)} random + {e.get('adversarial_examples', 0)} adversarial cases"]
+    if "worst_margin" in e and e["worst_margin"] is not None and "counterexample" not in e:
+        parts.append(f"worst ln-margin {e['worst_margin']} (n={e['worst_case_n']})")
+    if "worst_relative_gap" in e:
+        parts.append(f"dense vs block κ: worst relative gap {e['worst_relative_gap']} (error estimate {e['worst_gap_tolerance']})")
+    if "dependence_on_R" in e:
+        dep = e["dependence_on_R"]
+        parts.append(f"d/dR bound = {dep['derivative']} ({dep['verdict']}: {dep['meaning']})")
+    if "counterexample" in e:
+        c = e["counterexample"]
+        coefficients = c["inputs"].get("logits", c["inputs"].get("z"))
+        parts.append(f"smallest counterexample n={c['n']}: logits {coefficients}, H {c['inputs']['H']}; "
+                     f"{c['inequality']} fails: {c['lhs'][:12]} vs {c['rhs'][:12]}")
+    if result.certificate:
+        parts.append(f"certificate {result.certificate}")
+    if "note" in e:
+        parts.append(e["note"])
+    return "\n".join(parts)
+
+
+def theorem2_table(report, console=None):
+    console = console or Console()
+    table = Table(title=f"Theorem 2 / Eq. (47) — seed {report.seed}, {report.dps} digits, {report.seconds:.1f} s",
+                  show_lines=True)
+    table.add_column("claim", no_wrap=True)
+    table.add_column("reading", no_wrap=True)
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("evidence")
+    for result in report.claims:
+        style = VERDICT_STYLE.get(result.verdict, "")
+        table.add_row(result.id, result.reading or "—", f"[{style}]{result.verdict}[/]", _evidence_text(result))
+    console.print(table)
+
+
+def case_json(q, rows):
+    return {
+        "n": q.n,
+        "lambda_max": decimal(q.lambda_max),
+        "lambda_min": decimal(q.lambda_min),
+        "kappa": decimal(q.kappa),
+        "L_T": decimal(q.L_T),
+        "mu_T": decimal(q.mu_T),
+        "R": decimal(q.R),
+        "relative_error": f"{q.rel_err:.1e}",
+        "dps": q.dps,
+        "claims": [
+            {"id": r.claim, "reading": r.reading, "inequality": r.label, "lhs": decimal(r.lhs), "rhs": decimal(r.rhs),
+             "margin": decimal(r.margin), "holds": bool(r.holds)}
+            for r in rows
+        ],
+    }
+
+
+def case_table(case, q, rows, console=None):
+    console = console or Console()
+    summary = Table(title=f"J H J on T, n = {q.n} ({q.dps} digits, relative error ≤ {q.rel_err:.1e})")
+    summary.add_column("quantity")
+    summary.add_column("value")
+    for name in ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "R"):
+        summary.add_row(name, decimal(getattr(q, name)))
+    console.print(summary)
+    claims = Table(title="claims at this case (margin = ln(lhs/rhs), ≥ 0 holds)")
+    for column in ("claim", "reading", "binding inequality", "lhs", "rhs", "margin", "holds"):
+        claims.add_column(column)
+    for r in rows:
+        claims.add_row(r.claim, r.reading or "—", r.label, decimal(r.lhs, 12), decimal(r.rhs, 12), decimal(r.margin, 6),
+                       "[green]holds[/]" if r.holds else "[red]fails[/]")
+    console.print(claims)

@@ -1,0 +1,15 @@
+"""Package versions recorded in every JSON output (reproducibility)."""
+import platform
+from importlib import metadata
+
+PACKAGES = ("verify", "numpy", "scipy", "sympy", "mpmath", "hypothesis", "python-flint", "rich", "matplotlib")
+
+
+def package_versions():
+    versions = {"python": platform.python_version()}
+    for name in PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
