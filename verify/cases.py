@@ -76,14 +76,14 @@ def read_json(path, what):
         raise InputError(f"{what} file {path!r} is not valid JSON ({error}); fix the syntax") from None
 
 
-def parse_case(data, where="case"):
-    """A validated Case, or InputError naming the bad value and the fix."""
+def parse_case(data, where="case", require_H=True):
+    """A validated Case, or InputError naming the bad value and the fix (H may be None if not required)."""
     if not isinstance(data, dict):
         raise InputError(f"{where} must be a JSON object with \"z\" or \"logits\" and \"H\"; got {type(data).__name__}")
     with mp.workdps(CHECK_DPS):
         logits, given = _coefficients(data, where)
         n = len(logits)
-        H = _matrix(data.get("H"), n, where)
+        H = _matrix(data.get("H"), n, where) if require_H or data.get("H") is not None else None
         L = parse_number(data["L"], f"{where} L") if data.get("L") is not None else None
         mu = parse_number(data["mu"], f"{where} mu") if data.get("mu") is not None else None
         _check_constants(H, L, mu, where)
@@ -96,7 +96,7 @@ def _coefficients(data, where):
     key = "z" if "z" in data else "logits"
     values = data[key]
     if not isinstance(values, list) or len(values) < 2:
-        raise InputError(f"{where} {key} must be a list of at least 2 numbers; got {values!r}")
+        raise InputError(f"{where} {key} must be a list of at least 2 numbers (one token has no tangent space); got {values!r}")
     numbers = [parse_number(v, f"{where} {key}[{i}]") for i, v in enumerate(values)]
     if key == "logits":
         return numbers, key
@@ -132,7 +132,7 @@ def _matrix(rows, n, where):
 def _check_constants(H, L, mu, where):
     if L is not None and mu is not None and L < mu:
         raise InputError(f"{where} has L = {mp.nstr(L, 17)} < mu = {mp.nstr(mu, 17)}; smoothness needs L ≥ mu, swap or fix them")
-    if L is None and mu is None:
+    if (L is None and mu is None) or H is None:
         return
     eigenvalues = mp.eigsy(mp.matrix([list(r) for r in H]), eigvals_only=True)
     low, high = min(eigenvalues), max(eigenvalues)
@@ -144,5 +144,5 @@ def _check_constants(H, L, mu, where):
                          "give 0 < mu ≤ λ_min(H) or omit mu")
 
 
-def load_case(path):
-    return parse_case(read_json(path, "case"), where=f"case {path}")
+def load_case(path, require_H=True):
+    return parse_case(read_json(path, "case"), where=f"case {path}", require_H=require_H)

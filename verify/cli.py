@@ -55,6 +55,11 @@ def build_parser():
     t2.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     t2.add_argument("--strict", action="store_true", help="exit 1 if any claim is REFUTED")
 
+    spectrum = commands.add_parser("spectrum", help="eigenvalues of J(z) by the secular equation; κ of J and of J H J on T")
+    spectrum.add_argument("file", metavar="FILE.json", help='{"z": [...]} or {"logits": [...]}, optional "H"')
+    spectrum.add_argument("--json", action="store_true")
+    spectrum.add_argument("--dps", type=_dps, default=30, help=f"digits (≥ {MIN_DPS}, default 30)")
+
     check = commands.add_parser("check", help="re-verify a certificate from scratch (ball arithmetic, ≥ 50 digits)")
     check.add_argument("file", metavar="FILE")
     check.add_argument("--json", action="store_true")
@@ -142,7 +147,22 @@ def cmd_check(args):
     return 0 if result.confirmed else 1
 
 
-COMMANDS = {"theorem2": cmd_theorem2, "check": cmd_check}
+def cmd_spectrum(args):
+    from verify.cases import load_case
+    from verify.spectra import j_spectrum_report
+
+    case = load_case(args.file, require_H=False)
+    report = j_spectrum_report(list(case.logits), case.H, args.dps)
+    from verify.render import spectrum_json, spectrum_table
+
+    if args.json:
+        print(json.dumps(spectrum_json(report), indent=2))
+    else:
+        spectrum_table(report)
+    return 0
+
+
+COMMANDS = {"theorem2": cmd_theorem2, "spectrum": cmd_spectrum, "check": cmd_check}
 
 
 class _LazyProgress:

@@ -77,3 +77,30 @@ def case_table(case, q, rows, console=None):
         claims.add_row(r.claim, r.reading or "—", r.label, decimal(r.lhs, 12), decimal(r.rhs, 12), decimal(r.margin, 6),
                        "[green]holds[/]" if r.holds else "[red]fails[/]")
     console.print(claims)
+
+
+def spectrum_json(report):
+    return {
+        "n": report.n,
+        "eigenvalues": [decimal(v) for v in report.eigenvalues],
+        "kappa_J": decimal(report.kappa_J),
+        "kappa_JHJ": decimal(report.kappa_JHJ),
+        "correct_digits": report.correct_digits,
+        "method": report.method,
+    }
+
+
+def spectrum_table(report, console=None, shown=20):
+    console = console or Console()
+    table = Table(title=f"J(z), n = {report.n} ({report.method}; {report.correct_digits} correct digits)")
+    table.add_column("k", justify="right")
+    table.add_column("λ_k(J)")
+    rows = list(enumerate(report.eigenvalues, 1))
+    if len(rows) > shown:
+        rows = rows[: shown // 2] + [None] + rows[-shown // 2:]
+    for row in rows:
+        table.add_row("…", "…") if row is None else table.add_row(str(row[0]), decimal(row[1]))
+    console.print(table)
+    console.print(f"κ_J (largest / smallest positive) = {decimal(report.kappa_J)}")
+    if report.kappa_JHJ is not None:
+        console.print(f"κ of J H J on T = {decimal(report.kappa_JHJ)}")

@@ -251,9 +251,37 @@ def working_dps(H, dps):
     return int(dps + 10 + math.log10(max(cond, 1.0)) + math.log10(len(h)))
 
 
+def isotropic_on_tangent(H):
+    """(a, b) when H = a I + b 11ᵀ exactly (then J H J = a J² on T, since J 1 = 0), else None."""
+    n = len(H)
+    diagonal, off = H[0][0], H[0][1]
+    if all(H[i][j] == (diagonal if i == j else off) for i in range(n) for j in range(n)):
+        return diagonal - off, off
+    return None
+
+
+def _curvature_isotropic(log_z, a, b, dps):
+    """H = a I + b 11ᵀ: the secular kernel's eigenvalues of J, squared (T2 with isotropic H)."""
+    from verify.secular import j_eigenvalues_mp
+
+    n = len(log_z)
+    with mp.workdps(dps + 10):
+        eigenvalues = j_eigenvalues_mp(log_z, dps=dps + 10)
+        a, b = mp.mpf(a), mp.mpf(b)
+        top = max(logs := [mp.mpf(v) for v in log_z])
+        z = [mp.exp(v - top) for v in logs]
+        z_desc = tuple(sorted((v / mp.fsum(z) for v in z), reverse=True))
+        ambient = sorted([a, a + n * b])
+        values = (a * eigenvalues[0] ** 2, a * eigenvalues[-2] ** 2, a, a, ambient[1], ambient[0])
+        return _spectrum(n, values, z_desc, 10.0 ** (-dps - 5), dps)
+
+
 def curvature_precise(log_z, H, dps=30):
     """Every value to about `dps` significant digits (rel_err says how close)."""
     n = len(log_z)
+    isotropic = isotropic_on_tangent(H)
+    if isotropic is not None and isotropic[0] > 0 and isotropic[0] + n * isotropic[1] > 0:
+        return _curvature_isotropic(log_z, *isotropic, dps)
     work = working_dps([[float(v) for v in row] for row in H], dps)
     with mp.workdps(work), flint.ctx.workprec(bits_for(work)):
         log_z = [mp.mpf(v) for v in log_z]
@@ -356,3 +384,38 @@ def multi_spectrum(log_zs, Hs, K, dps=None):
         kappa_blocks = block_kappa(spectra)
         rel_err = max(q.rel_err for q in spectra) + float(mp.mpf(10) ** (-work + digits_lost + 5))
         return MultiSpectrum(kappa_dense, kappa_blocks, rel_err, work)
+
+
+# ---------------------------------------------------------------- the `spectrum` command
+
+MP_EIGENVALUE_LIMIT = 400  # up to this n every eigenvalue of J is printed with 30 correct digits
+
+
+@dataclass(frozen=True)
+class JSpectrumReport:
+    n: int
+    eigenvalues: tuple  # of J(z), decreasing, the last 0 (mpf, or float above the limit)
+    kappa_J: object
+    kappa_JHJ: object
+    correct_digits: int
+    method: str
+
+
+def j_spectrum_report(logits, H=None, dps=30):
+    """Eigenvalues of J(z) by the secular kernel (mpmath when n is small or z leaves float64's range)."""
+    from verify import secular
+
+    n = len(logits)
+    with mp.workdps(dps + 10):
+        log_z = [v - max(logits) for v in logits]
+        fits = secular.within_float_range(np.array([float(v) for v in log_z]) - math.log(n))
+        if n <= MP_EIGENVALUE_LIMIT or not fits:
+            values = secular.j_eigenvalues_mp(log_z, dps=dps)
+            digits, method = dps, "secular, mpmath"
+        else:
+            s = np.array([float(v) for v in log_z])
+            values = list(secular.j_eigenvalues(np.exp(s) / np.sum(np.exp(s))))
+            digits, method = 15, "secular, float64"
+        kappa_J = mp.mpf(values[0]) / mp.mpf(values[-2])
+        kappa_JHJ = curvature_precise(logits, H, dps).kappa if H is not None else None
+    return JSpectrumReport(n, tuple(values), kappa_J, kappa_JHJ, digits, method)

@@ -1,0 +1,189 @@
+"""The structured kernel against independent references: LAPACK on well-conditioned cases,
+mpmath dense eigensolves at a precision chosen from the grading on graded cases."""
+import json
+
+import mpmath as mp
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.conftest import run_cli
+from verify import phessian
+from verify.secular import j_eigenvalues, j_eigenvalues_mp, j_eigenvectors, rank_one_eigenvalues
+from verify.softmax import jacobian
+from verify.spectra import curvature_precise, isotropic_on_tangent
+
+
+def dense_mp_eigenvalues(z, digits=20):
+    """Reference: mpmath's dense symmetric solve with enough digits to resolve the smallest z."""
+    z = [mp.mpf(float(v)) for v in z]
+    dps = int(digits + 10 - float(mp.log10(min(z))))
+    with mp.workdps(dps):
+        zz = np.array(z, dtype=object) / mp.fsum(z)
+        values = sorted(mp.eigsy(mp.matrix(jacobian(zz).tolist()), eigvals_only=True), reverse=True)
+        return values, dps
+
+
+positive_vectors = st.integers(2, 12).flatmap(lambda n: st.lists(st.floats(0.05, 1.0), min_size=n, max_size=n, unique=True))
+
+
+@given(positive_vectors)
+def test_interlacing_and_zero(weights):
+    z = np.array(weights) / np.sum(weights)
+    values = j_eigenvalues(z)
+    zs = np.sort(z)[::-1]
+    assert values[-1] == 0
+    for k in range(len(z) - 1):
+        assert zs[k + 1] <= values[k] <= zs[k]
+
+
+@given(positive_vectors)
+def test_agrees_with_lapack_when_well_conditioned(weights):
+    z = np.array(weights) / np.sum(weights)
+    dense = np.linalg.eigvalsh(jacobian(z))[::-1]
+    assert np.max(np.abs(j_eigenvalues(z)[:-1] / dense[:-1] - 1)) <= 1e-12
+
+
+@given(st.integers(3, 12), st.floats(5, 300), st.integers(0, 10**6))
+def test_graded_every_eigenvalue_to_1e_13(n, decades, seed):
+    rng = np.random.default_rng(seed)
+    exponents = -np.sort(rng.uniform(0, decades, n))
+    z = 10.0**exponents
+    z /= z.sum()
+    values = j_eigenvalues(z)
+    reference, dps = dense_mp_eigenvalues(z)
+    with mp.workdps(dps):
+        for got, want in zip(values[:-1], reference[:-1]):
+            assert abs(mp.mpf(got) / want - 1) <= 1e-13
+
+
+def test_graded_down_to_1e_minus_300():
+    z = np.logspace(-1, -300, 20)
+    z /= z.sum()
+    values = j_eigenvalues(z)
+    reference, dps = dense_mp_eigenvalues(z)
+    with mp.workdps(dps):
+        worst = max(abs(mp.mpf(got) / want - 1) for got, want in zip(values[:-1], reference[:-1]))
+    assert worst <= 1e-14
+
+
+def test_below_float_range_through_mpmath():
+    logits = [0, -3, -900, -2500]
+    values = j_eigenvalues_mp(logits, dps=30)
+    with mp.workdps(1200):
+        z = np.array([mp.exp(mp.mpf(v)) for v in logits], dtype=object)
+        z = z / mp.fsum(z)
+        reference = sorted(mp.eigsy(mp.matrix(jacobian(z).tolist()), eigvals_only=True), reverse=True)
+        for got, want in zip(values[:-1], reference[:-1]):
+            assert abs(got / want - 1) < mp.mpf(10) ** -30
+    with mp.workdps(40):  # the smallest positive eigenvalue sits in [z_(n), z_(n−1)], near e^-2500
+        assert values[-1] == 0 and mp.exp(-2500) / 2 < values[-2] < mp.exp(-900)
+
+
+def test_repeated_coefficients_deflate():
+    z = np.array([0.3, 0.3, 0.2, 0.1, 0.1])
+    dense = np.linalg.eigvalsh(jacobian(z))[::-1]
+    assert np.allclose(j_eigenvalues(z), dense, rtol=1e-13, atol=1e-16)
+
+
+@given(st.integers(1, 10).flatmap(lambda n: st.tuples(
+    st.lists(st.floats(-5, 5), min_size=n, max_size=n, unique=True),
+    st.lists(st.floats(0.1, 3), min_size=n, max_size=n))))
+def test_general_rank_one_downdate(params):
+    a, w = map(np.array, params)
+    dense = np.linalg.eigvalsh(np.diag(a) - np.outer(w, w))[::-1]
+    got = rank_one_eigenvalues(a, w)
+    assert np.allclose(got, dense, rtol=1e-10, atol=1e-12 * np.max(np.abs(dense)))
+
+
+def test_eigenvectors():
+    rng = np.random.default_rng(4)
+    z = rng.random(30)
+    z /= z.sum()
+    values = j_eigenvalues(z)
+    V = j_eigenvectors(z, values)
+    J = jacobian(z)
+    assert np.abs(J @ V - V * values).max() < 1e-14
+    assert np.abs(V.T @ V - np.eye(30)).max() < 1e-10
+
+
+def test_isotropic_curvature_agrees_with_general_path():
+    """H = aI + b11ᵀ runs on the secular kernel; the general arb path must give the same numbers."""
+    logits = [mp.mpf(v) for v in (0, -2, -400, -900)]
+    H = [[mp.mpf(3 if i == j else 1) for j in range(4)] for i in range(4)]
+    assert isotropic_on_tangent(H) == (2, 1)
+    fast = curvature_precise(logits, H, 30)
+    import verify.spectra as spectra
+
+    original = spectra.isotropic_on_tangent
+    spectra.isotropic_on_tangent = lambda H: None
+    try:
+        general = curvature_precise(logits, H, 30)
+    finally:
+        spectra.isotropic_on_tangent = original
+    with mp.workdps(40):
+        for name in ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "L_amb", "mu_amb"):
+            assert abs(getattr(fast, name) / getattr(general, name) - 1) < mp.mpf(10) ** -25
+
+
+# ---------------------------------------------------------------- p-space Hessian (D3)
+
+
+@pytest.mark.parametrize("loss", ["square", "logistic"])
+def test_gradient_and_hvp_against_finite_differences(loss):
+    rng = np.random.default_rng(0)
+    problem, _ = phessian.random_problem(rng, 6, 4, 5, loss)
+    p = rng.standard_normal(5)
+    h = 1e-6
+    eye = np.eye(5)
+    fd_grad = np.array([(phessian.loss(problem, p + h * e) - phessian.loss(problem, p - h * e)) / (2 * h) for e in eye])
+    assert np.abs(phessian.gradient(problem, p) - fd_grad).max() < 1e-8
+    fd_hess = np.column_stack([(phessian.gradient(problem, p + h * e) - phessian.gradient(problem, p - h * e)) / (2 * h) for e in eye])
+    assert np.abs(phessian.dense_hessian(problem, p) - fd_hess).max() < 1e-7
+
+
+def test_gauss_newton_equals_exact_at_zero_residual():
+    rng = np.random.default_rng(1)
+    problem, p_star = phessian.random_problem(rng, 8, 3, 6)
+    exact = phessian.dense_hessian(problem, p_star, exact=True)
+    gn = phessian.dense_hessian(problem, p_star, exact=False)
+    assert np.abs(exact - gn).max() < 1e-14
+
+
+def test_spectrum_methods_agree():
+    rng = np.random.default_rng(2)
+    problem, p_star = phessian.random_problem(rng, 40, 5, 12)
+    gram = phessian.gauss_newton_spectrum(problem, p_star)
+    dense = np.linalg.eigvalsh(phessian.dense_hessian(problem, p_star, exact=False))
+    assert abs(gram.lambda_max / dense[-1] - 1) < 1e-10 and abs(gram.lambda_min / dense[0] - 1) < 1e-8
+    lanczos = phessian.hessian_spectrum(problem, p_star, exact=False, matrix_free=True)
+    assert abs(lanczos.lambda_max / dense[-1] - 1) < 1e-8
+
+
+# ---------------------------------------------------------------- CLI
+
+
+def test_spectrum_cli_json(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"logits": [0, -700, -2, -1500], "H": [[2, 0, 0, 0], [0, 3, 1, 0], [0, 1, 4, 0], [0, 0, 0, 1]]}))
+    out = run_cli("spectrum", str(path), "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["n"] == 4 and len(data["eigenvalues"]) == 4 and float(data["eigenvalues"][-1]) == 0
+    values = [mp.mpf(v) for v in data["eigenvalues"]]
+    assert values == sorted(values, reverse=True)
+    assert mp.mpf(data["kappa_J"]) == values[0] / values[-2] or abs(mp.mpf(data["kappa_J"]) / (values[0] / values[-2]) - 1) < 1e-25
+    assert data["kappa_JHJ"] is not None
+
+
+@pytest.mark.parametrize("body", [
+    {"z": []}, {"z": [1.0]}, {"logits": [0]}, {"z": [0.5, 0.6]}, {"z": [-0.1, 1.1]}, {"logits": ["nan", 0]},
+    {"logits": [0, 1], "H": [[1, 0, 0]]}, {"logits": [0, 1], "H": [[1, 2], [0, 1]]},
+])
+def test_spectrum_bad_input(tmp_path, body):
+    from tests.test_cli import assert_one_line_error
+
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(body))
+    assert_one_line_error(run_cli("spectrum", str(path)))
