@@ -58,6 +58,17 @@ def test_graded_every_eigenvalue_to_1e_13(n, decades, seed):
             assert abs(mp.mpf(got) / want - 1) <= 1e-13
 
 
+def test_root_far_from_its_upper_pole():
+    """z = (1, 2e-161, 1e-161, 2e-219): the top root sits 3e-161 above a pole 1 away (found by Hypothesis)."""
+    z = np.array([1.0, 2.24792975e-161, 1.01467169e-161, 1.56709925e-219])
+    z /= z.sum()
+    values = j_eigenvalues(z)
+    reference, dps = dense_mp_eigenvalues(z)
+    with mp.workdps(dps):
+        for got, want in zip(values[:-1], reference[:-1]):
+            assert abs(mp.mpf(got) / want - 1) <= 1e-14
+
+
 def test_graded_down_to_1e_minus_300():
     z = np.logspace(-1, -300, 20)
     z /= z.sum()

@@ -42,10 +42,11 @@ class Claim:
     latex: str
     hypotheses: tuple
     readings: tuple  # (None,) when the claim has one reading
-    sides: Callable = field(repr=False)
+    sides: Callable = field(repr=False, default=None)  # T2 inequalities at a spectrum
     min_n: int = 2
     multi: bool = False  # needs several examples (T2.multi)
-    notes: str = ""
+    checker: Callable = field(repr=False, default=None)  # (rng, settings) -> (verdict, evidence), A2 claims
+    command: str = "theorem2"
 
 
 def _eq47_max(q, L, mu):
@@ -137,7 +138,68 @@ CLAIMS = (
     ),
 )
 
+def _a2(name):
+    """The checker `name` of verify.assumption2 (imported on use: the registry stays light)."""
+
+    def check(rng, settings):
+        from verify import assumption2
+
+        return getattr(assumption2, name)(rng, settings)
+
+    return check
+
+
+A2_CLAIMS = (
+    Claim(
+        "A2.dim",
+        "K Kᵀ = I_{nN} is satisfiable iff d ≥ nN; for d < nN the least ‖K Kᵀ − I‖₂ is 1 and the least "
+        "‖K Kᵀ − I‖_F is √(nN − d).",
+        r"\exists K\in\mathbb{R}^{nN\times d}: KK^\top = I_{nN} \iff d \ge nN;\quad d<nN \Rightarrow "
+        r"\min_K\|KK^\top - I\|_2 = 1,\ \min_K\|KK^\top - I\|_F = \sqrt{nN-d}",
+        ("K ∈ R^{nN×d} real", "rank(K Kᵀ) ≤ d"),
+        (None,),
+        checker=_a2("check_dim"),
+        command="assumption2",
+    ),
+    Claim(
+        "A2.seq",
+        "The per-sequence reading K_i K_iᵀ = I_n needs only d ≥ n, and leaves the cross blocks "
+        "J_i K_i K_jᵀ J_j ≠ 0: examples do not decouple.",
+        r"K_iK_i^\top = I_n\ \forall i \text{ needs } d \ge n,\ \text{yet } J_iK_iK_j^\top J_j \ne 0 \ (i\ne j)",
+        ("d ≥ n", "K_i drawn independently with orthonormal rows"),
+        (None,),
+        checker=_a2("check_seq"),
+        command="assumption2",
+    ),
+    Claim(
+        "A2.decouple",
+        "The decoupled preconditioner blockdiag(J_i²) and spectrum of KᵀMK = spectrum of M hold under "
+        "K Kᵀ = I (d ≥ nN) and fail otherwise.",
+        r"JKK^\top J = \operatorname{blockdiag}(J_i^2) \text{ and } \operatorname{spec}(K^\top MK) = "
+        r"\operatorname{spec}(M) \iff KK^\top = I",
+        ("square loss, student–teacher, zero residual at p*", "K as close to K Kᵀ = I as d allows"),
+        (None,),
+        checker=_a2("check_decouple"),
+        command="assumption2",
+    ),
+    Claim(
+        "T2.up",
+        "Under-parameterized (d < nN, KᵀK = I_d): Cauchy interlacing λ_j(M) ≥ λ_j(KᵀMK) ≥ λ_{j+nN−d}(M), "
+        "with the bounds it implies on κ.",
+        r"\lambda_j(M) \ge \lambda_j(K^\top M K) \ge \lambda_{j+nN-d}(M),\quad K^\top K = I_d,\ d < nN",
+        ("d < nN", "KᵀK = I_d", "M = blockdiag(J_i H_i J_i), H_i SPD"),
+        (None,),
+        checker=_a2("check_up"),
+        command="assumption2",
+    ),
+)
+
+CLAIMS = CLAIMS + A2_CLAIMS
 REGISTRY = {claim.id: claim for claim in CLAIMS}
+
+
+def claims_for(command):
+    return tuple(c for c in CLAIMS if c.command == command)
 
 
 def get_claim(claim_id):

@@ -55,6 +55,16 @@ def build_parser():
     t2.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     t2.add_argument("--strict", action="store_true", help="exit 1 if any claim is REFUTED")
 
+    a2 = commands.add_parser("assumption2", help="Assumption 2: which readings d allows, and what breaks without it")
+    a2.add_argument("--n", type=_positive_int("--n"), help="tokens per sequence (with --N and --d: one user's dimensions)")
+    a2.add_argument("--N", type=_positive_int("--N"), help="number of sequences")
+    a2.add_argument("--d", type=_positive_int("--d"), help="key dimension")
+    a2.add_argument("--seed", type=int, default=0)
+    a2.add_argument("--samples", type=_positive_int("--samples"), default=40, help="random cases per check (default 40)")
+    a2.add_argument("--claim", metavar="ID", action="append", help="only this claim (repeatable)")
+    a2.add_argument("--json", action="store_true")
+    a2.add_argument("--plot", metavar="FILE.png", help="plot the decoupling errors against d/(nN)")
+
     spectrum = commands.add_parser("spectrum", help="eigenvalues of J(z) by the secular equation; κ of J and of J H J on T")
     spectrum.add_argument("file", metavar="FILE.json", help='{"z": [...]} or {"logits": [...]}, optional "H"')
     spectrum.add_argument("--json", action="store_true")
@@ -101,10 +111,8 @@ def _check_out_dir(out):
 
 
 def cmd_theorem2(args):
-    from verify.claims import get_claim
-
     for claim_id in args.claim or ():
-        get_claim(claim_id)
+        get_claim_for("theorem2", claim_id)
     if args.case:
         return _theorem2_case(args)
     _check_out_dir(args.out)
@@ -162,7 +170,62 @@ def cmd_spectrum(args):
     return 0
 
 
-COMMANDS = {"theorem2": cmd_theorem2, "spectrum": cmd_spectrum, "check": cmd_check}
+def cmd_assumption2(args):
+    from verify import assumption2
+    from verify.errors import InputError
+
+    dims = (args.n, args.N, args.d)
+    if any(v is not None for v in dims) and not all(v is not None for v in dims):
+        raise InputError("give all three of --n, --N and --d (one user's dimensions), or none for the default sweep")
+    if args.plot:
+        _check_plot_path(args.plot)
+    from verify.render import assumption2_dimensions_table, theorem2_table
+
+    if args.n is not None:
+        report = assumption2.check_dimensions(args.n, args.N, args.d, args.seed)
+        if args.json:
+            print(json.dumps(report.to_json(), indent=2))
+        else:
+            assumption2_dimensions_table(report)
+        return 0
+    for claim_id in args.claim or ():
+        get_claim_for("assumption2", claim_id)
+    settings = assumption2.Settings(samples=args.samples)
+    with _LazyProgress("checking") as progress:
+        report = assumption2.run_assumption2(args.seed, settings, args.claim, progress)
+    if args.plot:
+        if not any(c.id == "A2.decouple" for c in report.claims):
+            raise InputError("--plot draws the A2.decouple sweep; include --claim A2.decouple or drop --claim")
+        assumption2.plot_decoupling(report, args.plot)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        theorem2_table(report, title=f"Assumption 2 — seed {report.seed}, n = {settings.n}, N = {settings.N}, "
+                                     f"d ∈ [{settings.ds[0]}, {settings.ds[-1]}], {report.seconds:.1f} s")
+    return 0
+
+
+def get_claim_for(command, claim_id):
+    from verify.claims import get_claim
+    from verify.errors import InputError
+
+    claim = get_claim(claim_id)
+    if claim.command != command:
+        raise InputError(f"claim {claim_id} belongs to `python -m verify {claim.command}`, not {command}; run it there")
+    return claim
+
+
+def _check_plot_path(path):
+    from verify.errors import InputError
+
+    target = Path(path)
+    if target.is_dir():
+        raise InputError(f"--plot {path!r} is a folder; give a file name ending in .png")
+    if not target.parent.exists() or not os.access(target.parent, os.W_OK):
+        raise InputError(f"--plot {path!r}: the folder {str(target.parent)!r} does not exist or is not writable")
+
+
+COMMANDS = {"theorem2": cmd_theorem2, "assumption2": cmd_assumption2, "spectrum": cmd_spectrum, "check": cmd_check}
 
 
 class _LazyProgress:

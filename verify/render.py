@@ -9,6 +9,8 @@ VERDICT_STYLE = {"PROVED": "bold green", "CERTIFIED": "green", "HOLDS": "cyan", 
 
 def _evidence_text(result):
     e = result.evidence
+    if "samples" not in e:  # assumption2 claims: their evidence is a flat record
+        return "\n".join(f"{k.replace('_', ' ')}: {v}" for k, v in e.items() if not isinstance(v, list) or len(v) < 8)
     parts = [f"{e.get('samples', 0)} random + {e.get('adversarial_examples', 0)} adversarial cases"]
     if "worst_margin" in e and e["worst_margin"] is not None and "counterexample" not in e:
         parts.append(f"worst ln-margin {e['worst_margin']} (n={e['worst_case_n']})")
@@ -29,10 +31,10 @@ def _evidence_text(result):
     return "\n".join(parts)
 
 
-def theorem2_table(report, console=None):
+def theorem2_table(report, console=None, title=None):
     console = console or Console()
-    table = Table(title=f"Theorem 2 / Eq. (47) — seed {report.seed}, {report.dps} digits, {report.seconds:.1f} s",
-                  show_lines=True)
+    title = title or f"Theorem 2 / Eq. (47) — seed {report.seed}, {report.dps} digits, {report.seconds:.1f} s"
+    table = Table(title=title, show_lines=True)
     table.add_column("claim", no_wrap=True)
     table.add_column("reading", no_wrap=True)
     table.add_column("verdict", no_wrap=True)
@@ -104,3 +106,21 @@ def spectrum_table(report, console=None, shown=20):
     console.print(f"κ_J (largest / smallest positive) = {decimal(report.kappa_J)}")
     if report.kappa_JHJ is not None:
         console.print(f"κ of J H J on T = {decimal(report.kappa_JHJ)}")
+
+
+def assumption2_dimensions_table(report, console=None):
+    console = console or Console()
+    data = report.to_json()
+    table = Table(title=f"Assumption 2 at n = {report.n}, N = {report.N}, d = {report.d} (nN = {report.n * report.N})")
+    for column in ("reading", "satisfiable", "least ‖KKᵀ − I‖₂", "least ‖KKᵀ − I‖_F", "bounds (rank argument)"):
+        table.add_column(column, overflow="fold")
+    for r in data["readings"]:
+        table.add_row(r["name"], "[green]yes[/]" if r["satisfiable"] else "[red]no[/]", r["least_violation_spectral"],
+                      r["least_violation_frobenius"], f"{r['bound_spectral'][:8]}, {r['bound_frobenius'][:8]}")
+    console.print(table)
+    errors = Table(title="decoupled formulas against the truth at these dimensions (relative errors)")
+    errors.add_column("quantity")
+    errors.add_column("value")
+    for key, value in data["decoupling"].items():
+        errors.add_row(key.replace("_", " "), value)
+    console.print(errors)

@@ -90,27 +90,33 @@ def _solve_root(d, c, rho, k, eps, max_iter):
 def _middle_way(d, k, origin, tau, value, psi, dpsi, phi, dphi, m, s):
     """Zero of a + s₁/(Δ_lo − t) + s₂/(Δ_hi − t), the model matching ψ, φ and their slopes at τ.
 
-    Solved in units of s (t = s·t̂; dpsi, dphi are s·ψ', s·φ'), returned in absolute units."""
+    Solved in units of s (t = s·t̂; dpsi, dphi are s·ψ', s·φ'), returned in absolute units.
+    One pole is the origin (Δ = 0); the other may be ~1e300 units away, so its weight
+    s_i = slope·(Δ − t)² is only ever used divided by that distance D (no overflow)."""
     t = tau / s
     hi_pole = (d[k] - origin) / s
-    s2 = dphi * (hi_pole - t) ** 2
+    r2 = hi_pole - t
     if k == m - 1:  # no pole below: ψ is modelled by its value and slope
-        return s * _newton_line(value - s2 / (hi_pole - t) - dpsi * t, dpsi, s2, hi_pole, t)
+        return s * _newton_line(value - dphi * r2 - dpsi * t, dpsi, dphi * r2 * r2, hi_pole, t)
     lo_pole = (d[k + 1] - origin) / s
-    s1 = dpsi * (lo_pole - t) ** 2
-    a = value - s1 / (lo_pole - t) - s2 / (hi_pole - t)
-    # a(Δ_lo − t)(Δ_hi − t) + s1(Δ_hi − t) + s2(Δ_lo − t) = 0, i.e. A t² − B t + C = 0;
+    r1 = lo_pole - t
+    a = value - dpsi * r1 - dphi * r2
+    D = max(abs(lo_pole), abs(hi_pole), 1.0)
+    s1 = dpsi * r1 * (r1 / D)  # s₁/D
+    s2 = dphi * r2 * (r2 / D)  # s₂/D
+    # a(Δ_lo − t)(Δ_hi − t) + s₁(Δ_hi − t) + s₂(Δ_lo − t) = 0, divided by D: A t² − B t + C = 0;
     # one of Δ_lo, Δ_hi is 0 (the origin pole), so C has no cancellation
-    B = a * (lo_pole + hi_pole) + s1 + s2
-    C = a * lo_pole * hi_pole + s1 * hi_pole + s2 * lo_pole
-    disc = B * B - 4 * a * C
+    A = a / D
+    B = a * ((lo_pole + hi_pole) / D) + s1 + s2
+    C = a * lo_pole * (hi_pole / D) + s1 * hi_pole + s2 * lo_pole
+    disc = B * B - 4 * A * C
     if disc < 0:
         disc = 0.0 * disc
     root = disc**0.5
-    if a == 0:
+    if A == 0:
         return s * C / B if B != 0 else tau
     small = 2 * C / (B + root) if B >= 0 else 2 * C / (B - root)
-    large = (B + root) / (2 * a) if B >= 0 else (B - root) / (2 * a)
+    large = (B + root) / (2 * A) if B >= 0 else (B - root) / (2 * A)
     return s * (small if abs(small - t) <= abs(large - t) else large)
 
 
@@ -124,9 +130,9 @@ def _newton_line(a, slope, s2, hi_pole, tau):
 def _bisect(lo, hi):
     """Geometric midpoint when the bracket spans orders of magnitude on one side of 0."""
     if lo > 0 and hi > 4 * lo:
-        return (lo * hi) ** 0.5
+        return lo**0.5 * hi**0.5  # not (lo·hi)^½: lo·hi underflows below 1e-308
     if hi < 0 and lo < 4 * hi:
-        return -((lo * hi) ** 0.5)
+        return -((-lo) ** 0.5 * (-hi) ** 0.5)
     if lo == 0 and hi > 0:
         return hi / 1024 if hi > 1e-300 else hi / 2
     if hi == 0 and lo < 0:

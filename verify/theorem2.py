@@ -10,7 +10,8 @@ import mpmath as mp
 import numpy as np
 
 from verify import certificates, search
-from verify.claims import CLAIMS, evaluate, get_claim
+from verify.claims import claims_for, evaluate, get_claim
+from verify.errors import InputError
 from verify.numbers import decimal
 from verify.spectra import curvature_fast, curvature_precise, multi_spectrum
 from verify.versions import package_versions
@@ -102,7 +103,13 @@ def evaluate_case(case, dps=50, claim_ids=None):
 
 
 def _selected(claim_ids):
-    return CLAIMS if not claim_ids else tuple(get_claim(c) for c in claim_ids)
+    if not claim_ids:
+        return claims_for("theorem2")
+    chosen = tuple(get_claim(c) for c in claim_ids)
+    wrong = [c.id for c in chosen if c.command != "theorem2"]
+    if wrong:
+        raise InputError(f"claim {wrong[0]} belongs to `python -m verify assumption2`, not theorem2; run it there")
+    return chosen
 
 
 def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir="certificates", progress=None):

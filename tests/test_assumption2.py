@@ -1,0 +1,128 @@
+"""Assumption 2: the readings, the least violations, decoupling, T2.up, and the command."""
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.conftest import run_cli
+from tests.test_cli import assert_one_line_error
+from verify import assumption2 as a2
+from verify.claims import REGISTRY
+
+SPEC_A2_IDS = ["A2.dim", "A2.seq", "A2.decouple", "T2.up"]
+
+
+@pytest.mark.parametrize("d, satisfiable", [(10, False), (12, True)])
+def test_acceptance_dimensions(d, satisfiable):
+    out = run_cli("assumption2", "--n", "3", "--N", "4", "--d", str(d), "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    readings = {r["name"]: r for r in data["readings"]}
+    assert readings["all-sequences"]["satisfiable"] is satisfiable
+    assert readings["per-sequence"]["satisfiable"] is True
+    spectral = float(readings["all-sequences"]["least_violation_spectral"])
+    frobenius = float(readings["all-sequences"]["least_violation_frobenius"])
+    errors = {k: float(v) for k, v in data["decoupling"].items()}
+    if satisfiable:
+        assert spectral < 1e-12 and frobenius < 1e-12
+        assert errors["preconditioner_rel_error"] < 1e-13 and errors["kappa_rel_error"] < 1e-12
+    else:
+        assert abs(spectral - 1) < 1e-12 and abs(frobenius - math.sqrt(2)) < 1e-12
+        assert errors["preconditioner_rel_error"] > 1e-3 and errors["kappa_rel_error"] > 1e-6
+
+
+@given(st.integers(2, 9), st.integers(1, 8), st.floats(0.01, 10), st.integers(0, 10**6))
+def test_no_keys_beat_the_rank_bounds(rows, d, scale, seed):
+    """Whatever K (any shape of spectrum, any scale), ‖KKᵀ − I‖ stays above the rank-argument bounds."""
+    rng = np.random.default_rng(seed)
+    K = rng.standard_normal((rows, d)) * scale
+    spectral, frobenius = a2.violation(K)
+    bound = a2.least_violation_bound(rows, d)
+    assert spectral >= bound[0] - 1e-12 and frobenius >= bound[1] - 1e-12
+
+
+@given(st.integers(2, 12), st.integers(1, 14), st.integers(0, 10**6))
+def test_construction_reaches_the_bounds(rows, d, seed):
+    spectral, frobenius = a2.violation(a2.best_keys(rows, d, np.random.default_rng(seed)))
+    bound = a2.least_violation_bound(rows, d)
+    assert abs(spectral - bound[0]) < 1e-12 and abs(frobenius - bound[1]) < 1e-12
+
+
+def test_symbolic_rank_proof_covers_its_sizes():
+    assert a2.symbolic_rank_proof() == [f"{r}×{d}" for r, d in a2.SYMBOLIC_SIZES]
+
+
+def test_symbolic_proof_would_catch_a_full_rank_size():
+    """d = nN is not singular: the proof must not 'prove' it (the check is not vacuous)."""
+    assert a2.symbolic_rank_proof(((2, 2),)) == []
+
+
+@given(st.integers(2, 3), st.integers(2, 3), st.integers(0, 10**6), st.data())
+def test_cauchy_interlacing_under_parameterized(n, N, seed, data):
+    d = data.draw(st.integers(1, n * N - 1))
+    result = a2.under_parameterized(n, N, d, np.random.default_rng(seed))
+    assert result.interlacing_holds
+    assert result.kappa_lower <= result.kappa * (1 + 1e-9) and result.kappa <= result.kappa_upper * (1 + 1e-9)
+
+
+def test_per_sequence_leaves_cross_blocks():
+    rng = np.random.default_rng(0)
+    n, N, d = 3, 3, 5
+    K = a2.per_sequence_keys(n, N, d, rng)
+    for i in range(N):
+        assert a2.violation(K[i * n:(i + 1) * n])[0] < 1e-12
+    zs = [np.array([0.5, 0.3, 0.2])] * N
+    assert a2.cross_block_size(zs, K, n) > 1e-3
+    assert a2.cross_block_size(zs, a2.best_keys(n * N, n * N, rng), n) < 1e-12  # all-sequences: no cross blocks
+
+
+@pytest.mark.parametrize("d", [6, 9, 12, 15])
+def test_decoupling_exact_iff_assumption_2(d):
+    result = a2.decoupling(3, 4, d, np.random.default_rng(d))
+    if d >= 12:
+        assert result.preconditioner_rel_error < 1e-13 and result.kappa_rel_error < 1e-12
+        assert result.rate_rel_error <= 10 * result.rate_resolution + 1e-6
+    else:
+        assert result.preconditioner_rel_error > 1e-3
+
+
+def test_registry_has_every_a2_claim_with_a_checker():
+    small = a2.Settings(n=2, N=2, ds=(2, 3, 4, 5), samples=6)
+    for claim_id in SPEC_A2_IDS:
+        claim = REGISTRY[claim_id]
+        assert claim.checker is not None and claim.command == "assumption2"
+        verdict, evidence = claim.checker(np.random.default_rng(0), small)
+        assert verdict in {"PROVED", "HOLDS"}, (claim_id, evidence)
+
+
+def test_default_sweep_json_and_plot(tmp_path):
+    plot = tmp_path / "errors.png"
+    out = run_cli("assumption2", "--json", "--plot", str(plot), "--samples", "8")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["command"] == "assumption2" and data["versions"]["numpy"]
+    assert {c["id"] for c in data["claims"]} == set(SPEC_A2_IDS)
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("args", [
+    ["--n", "3"],
+    ["--n", "0", "--N", "1", "--d", "1"],
+    ["--n", "3", "--N", "-4", "--d", "10"],
+    ["--n", "3", "--N", "4", "--d", "2.5"],
+    ["--n", "3", "--N", "4", "--d", "10000000"],
+    ["--n", "5000", "--N", "5000", "--d", "3"],
+    ["--claim", "T2.eq47.max"],
+    ["--claim", "A9.none"],
+])
+def test_bad_input(args, tmp_path):
+    assert_one_line_error(run_cli("assumption2", *args))
+
+
+def test_plot_into_missing_folder_writes_nothing(tmp_path):
+    target = tmp_path / "missing" / "plot.png"
+    assert_one_line_error(run_cli("assumption2", "--plot", str(target)))
+    assert not target.parent.exists()
