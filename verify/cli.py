@@ -65,6 +65,14 @@ def build_parser():
     a2.add_argument("--json", action="store_true")
     a2.add_argument("--plot", metavar="FILE.png", help="plot the decoupling errors against d/(nN)")
 
+    derive = commands.add_parser("derive", help="derivations D1–D6 and A2 with their symbolic and numeric checks")
+    derive.add_argument("ids", nargs="*", metavar="ID", help="derivation ids (default: all)")
+    derive.add_argument("--json", action="store_true")
+    derive.add_argument("--strict", action="store_true", help="exit 1 if a check fails")
+
+    export = commands.add_parser("export-latex", help="write derivations.tex and one snippet per derivation")
+    export.add_argument("--out", metavar="DIR", default="derivations", help="folder (default derivations/)")
+
     spectrum = commands.add_parser("spectrum", help="eigenvalues of J(z) by the secular equation; κ of J and of J H J on T")
     spectrum.add_argument("file", metavar="FILE.json", help='{"z": [...]} or {"logits": [...]}, optional "H"')
     spectrum.add_argument("--json", action="store_true")
@@ -205,6 +213,38 @@ def cmd_assumption2(args):
     return 0
 
 
+def cmd_derive(args):
+    from verify.errors import InputError
+    from verify.symbolic import DERIVATION_REGISTRY, run_checks
+
+    unknown = [i for i in args.ids if i not in DERIVATION_REGISTRY]
+    if unknown:
+        raise InputError(f"unknown derivation id {unknown[0]!r}; choose from {', '.join(DERIVATION_REGISTRY)}")
+    chosen = [DERIVATION_REGISTRY[i] for i in args.ids] if args.ids else list(DERIVATION_REGISTRY.values())
+    results = []
+    with _LazyProgress("checking derivations") as progress:
+        for index, derivation in enumerate(chosen):
+            progress(index, len(chosen), derivation.id)
+            results.append((derivation, run_checks(derivation)))
+        progress(len(chosen), len(chosen), "done")
+    from verify.render import derivations_json, derivations_text
+
+    if args.json:
+        print(json.dumps(derivations_json(results), indent=2))
+    else:
+        derivations_text(results)
+    failed = any(not c.passed for _, checks in results for c in checks)
+    return 1 if args.strict and failed else 0
+
+
+def cmd_export_latex(args):
+    from verify.latex import export
+
+    paths = export(args.out)
+    print(f"wrote {len(paths)} files to {args.out}/: " + ", ".join(Path(p).name for p in paths))
+    return 0
+
+
 def get_claim_for(command, claim_id):
     from verify.claims import get_claim
     from verify.errors import InputError
@@ -225,7 +265,8 @@ def _check_plot_path(path):
         raise InputError(f"--plot {path!r}: the folder {str(target.parent)!r} does not exist or is not writable")
 
 
-COMMANDS = {"theorem2": cmd_theorem2, "assumption2": cmd_assumption2, "spectrum": cmd_spectrum, "check": cmd_check}
+COMMANDS = {"theorem2": cmd_theorem2, "assumption2": cmd_assumption2, "derive": cmd_derive,
+            "export-latex": cmd_export_latex, "spectrum": cmd_spectrum, "check": cmd_check}
 
 
 class _LazyProgress:

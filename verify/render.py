@@ -124,3 +124,29 @@ def assumption2_dimensions_table(report, console=None):
     for key, value in data["decoupling"].items():
         errors.add_row(key.replace("_", " "), value)
     console.print(errors)
+
+
+def derivations_json(results):
+    from verify.latex import to_latex
+
+    return {"derivations": [
+        {"id": d.id, "name": d.name, "result_latex": [to_latex(r) for r in d.result()],
+         "checks": [{"kind": c.kind, "sizes": c.sizes, "passed": c.passed, "detail": c.detail} for c in checks]}
+        for d, checks in results]}
+
+
+def derivations_text(results, console=None):
+    import sympy as sp
+
+    from verify.latex import to_latex
+
+    console = console or Console()
+    for derivation, checks in results:
+        console.rule(f"[bold]{derivation.id}[/]: {derivation.name}")
+        for result in derivation.result():
+            latex_named = any("\\" in str(symbol) or "{" in str(symbol) for symbol in result.free_symbols)
+            shown = f"  {to_latex(result)}" if latex_named else sp.pretty(result, use_unicode=True)
+            console.print(shown, highlight=False, markup=False)
+        for check in checks:
+            mark = "[green]passed[/]" if check.passed else "[bold red]FAILED[/]"
+            console.print(f"  {check.kind:9} {check.sizes:24} {mark}  {check.detail}", highlight=False)

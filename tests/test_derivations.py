@@ -1,0 +1,140 @@
+"""Derivations D1–D6 and A2: every check passes, wrong formulas are caught by both kinds of
+check, the committed LaTeX is what the tool writes, and it compiles."""
+import filecmp
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from tests.conftest import ROOT, run_cli
+from tests.test_cli import assert_one_line_error
+from verify import symbolic as S
+from verify.latex import export
+
+SPEC_DERIVATIONS = ["D1", "D2", "D3", "D4", "D5", "D6"]
+
+
+@pytest.mark.parametrize("derivation_id", SPEC_DERIVATIONS + ["A2"])
+def test_every_check_passes_and_both_kinds_exist(derivation_id):
+    derivation = S.DERIVATION_REGISTRY[derivation_id]
+    checks = S.run_checks(derivation)
+    assert {c.kind for c in checks} == {"symbolic", "numeric"}
+    failed = [c for c in checks if not c.passed]
+    assert not failed, failed
+
+
+def wrong_jacobian(z):
+    """diag(z) + z zᵀ: the sign of the outer product flipped."""
+    n = len(z)
+    return sp.Matrix(n, n, lambda i, k: z[i] * (int(i == k) + z[k]))
+
+
+def wrong_hessian(z):
+    """The closed form with the sign of its last term flipped."""
+    n = len(z)
+    d = lambda x, y: int(x == y)
+    return [[[z[k] * ((d(k, a) - z[a]) * (d(k, b) - z[b]) + z[a] * (d(a, b) - z[b])) for b in range(n)]
+             for a in range(n)] for k in range(n)]
+
+
+def test_wrong_jacobian_caught_symbolically_and_numerically():
+    assert not S.check_d1_explicit(wrong_jacobian, sizes=(2, 3))[0]
+    assert not S.check_d1_numeric(wrong_jacobian, sizes=(5,))[0]
+    i, k = S.INDEX[0], S.INDEX[1]
+    assert not S.check_d1_general(lambda i, k: S.SIGMA[i] * (sp.KroneckerDelta(i, k) + S.SIGMA[k]))[0]
+
+
+def test_wrong_hessian_caught_symbolically_and_numerically():
+    assert not S.check_d2_explicit(wrong_hessian, sizes=(2, 3))[0]
+    assert not S.check_d2_numeric(wrong_hessian, sizes=(4,))[0]
+    d = sp.KroneckerDelta
+    flipped = lambda i, a, b: S.SIGMA[i] * ((d(i, a) - S.SIGMA[a]) * (d(i, b) - S.SIGMA[b]) + S.SIGMA[a] * (d(a, b) - S.SIGMA[b]))
+    assert not S.check_d2_general(flipped)[0]
+
+
+def test_wrong_jacobian_breaks_eq16_both_ways():
+    assert not S.check_d4_symbolic(jac=wrong_jacobian, sizes=(2,))[0]
+    passed, detail = S.check_d4_numeric(jac=wrong_jacobian)
+    assert not passed, detail  # the remainder then decays like η, not η³
+
+
+def test_wrong_loss_hessian_caught():
+    def without_residual(K, u, y, p, loss, z_of):
+        """Gauss–Newton part only: wrong away from a zero-residual point."""
+        N, d = len(K), len(p)
+        total = sp.zeros(d, d)
+        for i in range(N):
+            z = z_of(i)
+            J, Ki, ui = S.jacobian_formula(z), sp.Matrix(K[i]), sp.Matrix(u[i])
+            total += Ki.T * J * ui * ui.T * J * Ki
+        return total / N
+
+    assert not S.check_d3_symbolic("square", sizes=((2, 1, 2),), closed=without_residual)[0]
+
+
+def test_committed_latex_is_what_the_tool_writes(tmp_path):
+    export(tmp_path)
+    committed = Path(ROOT) / "derivations"
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == sorted(p.name for p in committed.glob("*.tex")), "derivations/ is stale: run `python -m verify export-latex`"
+    _, mismatch, errors = filecmp.cmpfiles(committed, tmp_path, written, shallow=False)
+    assert not mismatch and not errors, f"stale files in derivations/: {mismatch}; run `python -m verify export-latex`"
+
+
+def test_export_is_byte_identical_run_to_run(tmp_path):
+    export(tmp_path / "a")
+    export(tmp_path / "b")
+    names = sorted(p.name for p in (tmp_path / "a").iterdir())
+    assert filecmp.cmpfiles(tmp_path / "a", tmp_path / "b", names, shallow=False)[0] == names
+
+
+def test_document_compiles_with_pdflatex(tmp_path):
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex is not installed (Debian: texlive-latex-base texlive-latex-recommended; .ci/run installs them)")
+    for name in (Path(ROOT) / "derivations").glob("*.tex"):
+        shutil.copy(name, tmp_path)
+    for _ in range(2):  # the second pass resolves references
+        run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "derivations.tex"],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stdout[-3000:]
+    log = (tmp_path / "derivations.log").read_text(errors="replace")
+    assert "undefined" not in log.lower(), [line for line in log.splitlines() if "undefined" in line.lower()]
+    assert (tmp_path / "derivations.pdf").stat().st_size > 10_000
+
+
+def test_document_reads_as_a_document():
+    text = (Path(ROOT) / "derivations" / "derivations.tex").read_text()
+    for marker in ("\\section{Derivations}", "\\section{Claims checked}", "\\paragraph{Hypotheses.}",
+                   "\\paragraph{Result.}", "\\paragraph{Verification.}"):
+        assert marker in text
+    for derivation_id in SPEC_DERIVATIONS:
+        assert f"\\label{{sec:{derivation_id}}}" in text
+    from verify.claims import CLAIMS
+
+    for claim in CLAIMS:
+        assert f"\\texttt{{{claim.id}}}" in text
+
+
+def test_derive_cli_json():
+    out = run_cli("derive", "D5", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    [entry] = data["derivations"]
+    assert entry["id"] == "D5" and entry["result_latex"]
+    assert {c["kind"] for c in entry["checks"]} == {"symbolic", "numeric"} and all(c["passed"] for c in entry["checks"])
+
+
+@pytest.mark.parametrize("args", [["derive", "D9"], ["derive", "D1", "nonsense"]])
+def test_derive_bad_ids(args):
+    assert_one_line_error(run_cli(*args))
+
+
+def test_export_latex_bad_out(tmp_path):
+    target = tmp_path / "a-file"
+    target.write_text("x")
+    assert_one_line_error(run_cli("export-latex", "--out", str(target)))
+    assert_one_line_error(run_cli("export-latex", "--out", str(target / "below-a-file")))
+    assert target.read_text() == "x"
