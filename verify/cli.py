@@ -73,6 +73,18 @@ def build_parser():
     export = commands.add_parser("export-latex", help="write derivations.tex and one snippet per derivation")
     export.add_argument("--out", metavar="DIR", default="derivations", help="folder (default derivations/)")
 
+    experiments = commands.add_parser("experiments", help="reviewer-requested experiments: CSVs, plots and summary.md")
+    experiments.add_argument("names", nargs="*", metavar="NAME",
+                             help="optimizers, conditioning, estimation, sparse-target, losses, joint, regimes (default: all)")
+    size = experiments.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="small sweeps, all experiments in under 3 minutes (default)")
+    size.add_argument("--full", action="store_true", help="larger sweeps")
+    experiments.add_argument("--out", metavar="DIR", default="results", help="output folder (default results/)")
+    experiments.add_argument("--seed", type=int, default=0)
+    experiments.add_argument("--steps", type=_positive_int("--steps"), help="steps per run (overrides the preset)")
+    experiments.add_argument("--n", type=_positive_int("--n"), help="tokens per sequence (overrides the preset)")
+    experiments.add_argument("--N", type=_positive_int("--N"), help="sequences (overrides the preset)")
+
     spectrum = commands.add_parser("spectrum", help="eigenvalues of J(z) by the secular equation; κ of J and of J H J on T")
     spectrum.add_argument("file", metavar="FILE.json", help='{"z": [...]} or {"logits": [...]}, optional "H"')
     spectrum.add_argument("--json", action="store_true")
@@ -245,6 +257,34 @@ def cmd_export_latex(args):
     return 0
 
 
+def cmd_experiments(args):
+    from dataclasses import replace
+
+    from verify import experiments
+
+    scale = experiments.FULL if args.full else experiments.QUICK
+    overrides = {k: v for k, v in (("steps", args.steps), ("n", args.n), ("N", args.N)) if v is not None}
+    if overrides:
+        scale = replace(scale, **overrides)
+        scale = replace(scale, d_over=max(scale.d_over, scale.n * scale.N + 8), d_under=max(2, min(scale.d_under, scale.n * scale.N // 3)))
+    names = args.names or list(experiments.EXPERIMENTS)
+    unknown = [n for n in names if n not in experiments.EXPERIMENTS]
+    if unknown:
+        from verify.errors import InputError
+
+        raise InputError(f"unknown experiment {unknown[0]!r}; choose from {', '.join(experiments.EXPERIMENTS)}")
+    experiments.check_out_dir(args.out)
+    with _LazyProgress("experiments") as bar:
+        results = experiments.run_experiments(names, scale, args.out, args.seed,
+                                              lambda fraction, label: bar(round(fraction * 1000), 1000, label))
+    print(f"wrote {len(results)} experiments to {args.out}/ (CSV, PNG each) and {args.out}/summary.md")
+    for result in results:
+        print(f"\n{result.name}:")
+        for sentence in result.findings:
+            print(f"  - {sentence}")
+    return 0
+
+
 def get_claim_for(command, claim_id):
     from verify.claims import get_claim
     from verify.errors import InputError
@@ -266,7 +306,7 @@ def _check_plot_path(path):
 
 
 COMMANDS = {"theorem2": cmd_theorem2, "assumption2": cmd_assumption2, "derive": cmd_derive,
-            "export-latex": cmd_export_latex, "spectrum": cmd_spectrum, "check": cmd_check}
+            "export-latex": cmd_export_latex, "experiments": cmd_experiments, "spectrum": cmd_spectrum, "check": cmd_check}
 
 
 class _LazyProgress:
