@@ -95,3 +95,19 @@ def test_ambient_and_swapped_fail_somewhere(claim_id, reading):
     H = np.array([[3, 2], [2, 3]])  # eigenvalues 5 (along 1) and 1 (on T)
     case = Case.from_arrays([0, -1], H)
     assert not Decider(40).decide(REGISTRY[claim_id], reading, case).holds
+
+
+def test_multi_checker_compares_dense_and_block_kappa():
+    """T2.multi's checker: holds with K Kᵀ = I, fails with correlated keys (so it is not vacuous)."""
+    from verify.search import random_orthonormal_keys
+    from verify.spectra import multi_spectrum
+
+    rng = np.random.default_rng(8)
+    n, N = 3, 2
+    log_zs = [np.log(np.array([0.5, 0.3, 0.2])), np.log(np.array([0.7, 0.2, 0.1]))]
+    Hs = [np.eye(n) + 0.1 * np.ones((n, n)), np.diag([1.0, 2.0, 3.0])]
+    claim = REGISTRY["T2.multi"]
+    orthonormal = evaluate(claim, None, multi_spectrum(log_zs, Hs, random_orthonormal_keys(rng, n * N, n * N + 1), dps=30))
+    correlated = evaluate(claim, None, multi_spectrum(log_zs, Hs, rng.standard_normal((n * N, n * N + 1))))
+    assert orthonormal.holds and orthonormal.decided
+    assert not correlated.holds

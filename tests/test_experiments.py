@@ -96,3 +96,13 @@ def test_out_not_writable(tmp_path):
     target.write_text("x")
     assert_one_line_error(run_cli("experiments", "--out", str(target)))
     assert_one_line_error(run_cli("experiments", "--out", str(target / "below")))
+
+
+def test_logistic_floor_is_a_floor():
+    """No run, however long, goes below the floor that bounded predictions impose."""
+    rng = np.random.default_rng(6)
+    problem = training.student_teacher(rng, 8, 4, 40, sparsity=3.0, loss_name="logistic")
+    floor = experiments.logistic_floor(problem)
+    for optimizer in training.OPTIMIZERS:
+        run = training.best_run(problem, optimizer, 200)
+        assert np.all(run.train_loss >= floor - 1e-12)
