@@ -43,7 +43,6 @@ def wrong_hessian(z):
 def test_wrong_jacobian_caught_symbolically_and_numerically():
     assert not S.check_d1_explicit(wrong_jacobian, sizes=(2, 3))[0]
     assert not S.check_d1_numeric(wrong_jacobian, sizes=(5,))[0]
-    i, k = S.INDEX[0], S.INDEX[1]
     assert not S.check_d1_general(lambda i, k: S.SIGMA[i] * (sp.KroneckerDelta(i, k) + S.SIGMA[k]))[0]
 
 

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.linalg import block_diag
 
 from verify import dynamics, phessian
 from verify.errors import InputError
@@ -145,9 +146,9 @@ def decoupling(n, N, d, rng, spread=2.0):
     z, _ = phessian.attention(problem, p_star)
     Js = [jacobian(zi) for zi in z]
     K = problem.K.reshape(n * N, d)
-    J = _blockdiag(Js)
+    J = block_diag(*Js)
     true_pre = J @ K @ K.T @ J
-    decoupled_pre = _blockdiag([Ji @ Ji for Ji in Js])
+    decoupled_pre = block_diag(*[Ji @ Ji for Ji in Js])
     pre_error = np.linalg.norm(true_pre - decoupled_pre) / np.linalg.norm(decoupled_pre)
     # M = blockdiag(J_i H_i J_i) with H_i = u_i u_iᵀ / N (square loss at zero residual)
     block_eigs = np.array([np.sum((Ji @ ui) ** 2) / N for Ji, ui in zip(Js, problem.u)])
@@ -194,16 +195,6 @@ def _interlacing_margin_mp(M, K, rows, d, dps=50):
         return 0.0 if margin > -mp.mpf(10) ** (10 - dps) else float(margin)
 
 
-def _blockdiag(blocks):
-    size = sum(len(b) for b in blocks)
-    out = np.zeros((size, size))
-    start = 0
-    for b in blocks:
-        out[start:start + len(b), start:start + len(b)] = b
-        start += len(b)
-    return out
-
-
 # ---------------------------------------------------------------- T2.up
 
 
@@ -232,7 +223,7 @@ def under_parameterized(n, N, d, rng, spread=2.0):
         Jz = jacobian(z)
         block = Jz @ H @ Jz
         blocks.append((block + block.T) / 2)  # exactly symmetric, so M and KᵀMK are the matrices eigsy reads
-    M = _blockdiag(blocks)
+    M = block_diag(*blocks)
     m = np.sort(np.linalg.eigvalsh(M))[::-1]
     c = np.sort(np.linalg.eigvalsh(K.T @ M @ K))[::-1]
     tol = 1e-12 * m[0]

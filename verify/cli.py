@@ -117,25 +117,14 @@ def main(argv=None):
 # ---------------------------------------------------------------- theorem2
 
 
-def _check_out_dir(out):
-    from verify.errors import InputError
-
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise InputError(f"--out {out!r} is a file; give a folder for the certificates")
-    parent = path if path.exists() else path.parent
-    while not parent.exists():
-        parent = parent.parent
-    if not os.access(parent, os.W_OK):
-        raise InputError(f"--out {out!r} is not writable; give a folder you can write to")
-
-
 def cmd_theorem2(args):
     for claim_id in args.claim or ():
         get_claim_for("theorem2", claim_id)
     if args.case:
         return _theorem2_case(args)
-    _check_out_dir(args.out)
+    from verify.atomic import check_out_dir
+
+    check_out_dir(args.out, "certificates")
     from verify.theorem2 import run_theorem2
 
     with _LazyProgress("searching") as progress:
@@ -273,7 +262,9 @@ def cmd_experiments(args):
         from verify.errors import InputError
 
         raise InputError(f"unknown experiment {unknown[0]!r}; choose from {', '.join(experiments.EXPERIMENTS)}")
-    experiments.check_out_dir(args.out)
+    from verify.atomic import check_out_dir
+
+    check_out_dir(args.out)
     with _LazyProgress("experiments") as bar:
         results = experiments.run_experiments(names, scale, args.out, args.seed,
                                               lambda fraction, label: bar(round(fraction * 1000), 1000, label))

@@ -305,7 +305,7 @@ def _compare(rng, scale, variants, title, progress, name):
             results[(label, o)] = run
             rows += [(label, o, run.step_size, int(t), float(l), float(l / run.train_loss[0])) for t, l in zip(run.steps, run.train_loss)]
     fig, ax = _figure(title, "step", "training loss / its start")
-    for k, ((label, o), run) in enumerate(results.items()):
+    for (label, o), run in results.items():
         ax.plot(run.steps, _floor(run.train_loss / run.train_loss[0]), color=COLOR[o],
                 linestyle=("-", "--", ":")[[v[0] for v in variants].index(label)], label=f"{label}, {LABEL[o]}")
     ax.legend(fontsize=8)
@@ -371,26 +371,13 @@ EXPERIMENTS = {
 # ---------------------------------------------------------------- running and writing
 
 
-def check_out_dir(out):
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise InputError(f"--out {out!r} is a file; give a folder for the results")
-    parent = path if path.exists() else path.parent
-    while not parent.exists():
-        parent = parent.parent
-    import os
-
-    if not os.access(parent, os.W_OK) or not parent.is_dir():
-        raise InputError(f"--out {out!r} is not writable; give a folder you can write to")
-
-
 def run_experiments(names=None, scale=QUICK, out_dir="results", seed=0, progress=None):
     """Run the named experiments (all by default), write their files, return the results and paths."""
     names = list(names or EXPERIMENTS)
     unknown = [n for n in names if n not in EXPERIMENTS]
     if unknown:
         raise InputError(f"unknown experiment {unknown[0]!r}; choose from {', '.join(EXPERIMENTS)}")
-    check_out_dir(out_dir)
+    atomic.check_out_dir(out_dir)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     results, seconds = [], {}

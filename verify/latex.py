@@ -7,7 +7,6 @@ placed.  The output depends only on the registries, so it is byte-identical on e
 import re
 from pathlib import Path
 
-import sympy as sp
 from sympy.printing.latex import LatexPrinter
 
 from verify import atomic

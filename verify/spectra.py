@@ -339,14 +339,9 @@ def dense_curvature_matrix(log_zs, Hs, K, dps=None):
             z = z / mp.fsum(z)
             J = jacobian(z)
             blocks.append(J.dot(np.array(H, dtype=object)).dot(J))
-    size = sum(b.shape[0] for b in blocks)
-    M = np.zeros((size, size), dtype=object if dps else float)
-    if dps:
-        M[:] = mp.mpf(0)
-    start = 0
-    for b in blocks:
-        M[start:start + len(b), start:start + len(b)] = b
-        start += len(b)
+    from scipy.linalg import block_diag
+
+    M = block_diag(*blocks)  # object dtype (mpf entries, integer zeros) on the mpmath path
     K = np.asarray(K, dtype=object if dps else float)
     return K.T.dot(M).dot(K)
 

@@ -4,7 +4,6 @@ independent verifications each: symbolic (SymPy) and numeric (mpmath, high preci
 Every closed form is a function `formula(z, ...)` that the checks take as a parameter,
 so a deliberately wrong formula can be handed to them (the tests do) and must fail both.
 """
-import math
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -481,13 +480,11 @@ def check_d5_numeric():
     rng = np.random.default_rng(5)
     n, N = 3, 3
     zs = [np.exp(-2 * rng.random(n)) for _ in range(N)]
+    from scipy.linalg import block_diag
+
     Js = [jacobian(z / z.sum()) for z in zs]
-    J = np.zeros((n * N, n * N))
-    for i, Ji in enumerate(Js):
-        J[i * n:(i + 1) * n, i * n:(i + 1) * n] = Ji
-    decoupled = np.zeros_like(J)
-    for i, Ji in enumerate(Js):
-        decoupled[i * n:(i + 1) * n, i * n:(i + 1) * n] = Ji @ Ji
+    J = block_diag(*Js)
+    decoupled = block_diag(*[Ji @ Ji for Ji in Js])
 
     def error(K):
         return np.linalg.norm(J @ K @ K.T @ J - decoupled) / np.linalg.norm(decoupled)
@@ -613,7 +610,6 @@ def check_rank_numeric():
 
 
 def rank_steps():
-    K = sp.Symbol("K", commutative=False)
     return (
         Step("For $K \\in \\mathbb{R}^{nN \\times d}$ with $d < nN$,",
              sp.Le(sp.Symbol("\\operatorname{rank}(K K^{\\top})"), sp.Symbol("\\operatorname{rank}(K)"))),
