@@ -161,7 +161,7 @@ def _kernel():
         return _ALL_ROOTS
     # compiled twins under the module names, so the compiled _solve_root calls compiled helpers;
     # reassociation lets LLVM vectorise the sums (terms of one sign: no cancellation to protect)
-    _evaluate = numba.njit(cache=True, fastmath={"reassoc", "contract"})(_evaluate)
+    _evaluate = numba.njit(cache=True, fastmath={"reassoc", "contract"}, error_model="numpy")(_evaluate)
     _newton_line = numba.njit(cache=True)(_newton_line)
     _bisect = numba.njit(cache=True)(_bisect)
     _middle_way = numba.njit(cache=True)(_middle_way)
