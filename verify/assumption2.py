@@ -178,7 +178,10 @@ def _interlacing_margin(m, c, rows, d):
     return float(min((m[:d] - c).min(), (c - m[rows - d:rows]).min()) / m[0])
 
 
-def _interlacing_margin_mp(M, K, rows, d, dps=50):
+REDECIDE_DPS = 50  # digits at which a float64 margin inside rounding is re-decided
+
+
+def _interlacing_margin_mp(M, K, rows, d, dps=REDECIDE_DPS):
     """The same margin at `dps` digits, with K's columns re-orthonormalised there; a margin
     above −10^(10−dps) counts as 0 (equality, as where M has zero eigenvalues)."""
     import mpmath as mp
@@ -391,8 +394,11 @@ class DimensionsReport:
             with mp.workdps(40):
                 return decimal(mp.sqrt(mp.mpf(round(value**2))))  # the bounds are √(integer)
 
+        from verify.versions import package_versions
+
         return {
-            "n": self.n, "N": self.N, "d": self.d, "seed": self.seed,
+            "command": "assumption2", "n": self.n, "N": self.N, "d": self.d, "seed": self.seed,
+            "versions": package_versions(),
             "readings": [{"name": r.name, "satisfiable": r.satisfiable,
                           "least_violation_spectral": repr(float(r.least_violation_spectral)),
                           "least_violation_frobenius": repr(float(r.least_violation_frobenius)),
@@ -431,7 +437,8 @@ def run_assumption2(seed=0, settings=None, claim_ids=None, progress=None):
         results.append(ClaimResult(claim.id, None, claim.statement, claim.latex, verdict, evidence, None))
     if progress:
         progress(len(claims), len(claims), "done")
-    return Theorem2Report(seed, 0, settings.samples, tuple(results), time.perf_counter() - started, command="assumption2")
+    return Theorem2Report(seed, REDECIDE_DPS, settings.samples, tuple(results), time.perf_counter() - started,
+                          command="assumption2")
 
 
 def plot_decoupling(report, path):

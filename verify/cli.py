@@ -112,6 +112,9 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("verify: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader (say `| head`) left early: stop quietly, as the Python docs advise
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 # ---------------------------------------------------------------- theorem2

@@ -38,7 +38,7 @@ def theorem2_table(report, console=None, title=None):
     table.add_column("claim", no_wrap=True)
     table.add_column("reading", no_wrap=True)
     table.add_column("verdict", no_wrap=True)
-    table.add_column("evidence")
+    table.add_column("evidence", overflow="fold")
     for result in report.claims:
         style = VERDICT_STYLE.get(result.verdict, "")
         table.add_row(result.id, result.reading or "—", f"[{style}]{result.verdict}[/]", _evidence_text(result))
@@ -46,7 +46,11 @@ def theorem2_table(report, console=None, title=None):
 
 
 def case_json(q, rows):
+    from verify.versions import package_versions
+
     return {
+        "command": "theorem2 --case",
+        "versions": package_versions(),
         "n": q.n,
         "lambda_max": decimal(q.lambda_max),
         "lambda_min": decimal(q.lambda_min),
@@ -82,7 +86,11 @@ def case_table(case, q, rows, console=None):
 
 
 def spectrum_json(report):
+    from verify.versions import package_versions
+
     return {
+        "command": "spectrum",
+        "versions": package_versions(),
         "n": report.n,
         "eigenvalues": [decimal(v) for v in report.eigenvalues],
         "kappa_J": decimal(report.kappa_J),
@@ -129,7 +137,9 @@ def assumption2_dimensions_table(report, console=None):
 def derivations_json(results):
     from verify.latex import to_latex
 
-    return {"derivations": [
+    from verify.versions import package_versions
+
+    return {"command": "derive", "versions": package_versions(), "derivations": [
         {"id": d.id, "name": d.name, "result_latex": [to_latex(r) for r in d.result()],
          "checks": [{"kind": c.kind, "sizes": c.sizes, "passed": c.passed, "detail": c.detail} for c in checks]}
         for d, checks in results]}
