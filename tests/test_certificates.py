@@ -59,3 +59,14 @@ def test_edited_sides_are_not_confirmed(report, tmp_path):
             body["lhs"], body["rhs"] = body["rhs"], body["lhs"]
         checked = check_certificate(_edited(claim.certificate, tmp_path, swap_sides))
         assert not checked.confirmed
+
+
+def test_parallel_workers_give_the_same_report(tmp_path):
+    """Jobs are seeded and independent: one process or two, the report is the same."""
+    reports = [run_theorem2(seed=2, samples=20, out_dir=str(tmp_path / str(w)), workers=w).to_json() for w in (1, 2)]
+    for report in reports:
+        report.pop("seconds")
+        for claim in report["claims"]:
+            claim.pop("certificate")
+            claim["evidence"].pop("certificate_check", None)
+    assert reports[0] == reports[1]

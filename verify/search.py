@@ -2,6 +2,7 @@
 adversarial search (`target` on the margin) that shrinks a failure to the
 smallest n and the simplest numbers (integers) that still fail.
 """
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -147,14 +148,16 @@ def adversarial_multi(claim, seed_value, max_examples, decide):
     return Found(None, count[0])
 
 
+@functools.lru_cache(maxsize=1)
 def kappa_bound_monotonicity():
-    """T2.eq47.kappa: sign of d/dR of (L/μ) R⁻², derived by SymPy for all L ≥ μ > 0, R ≥ 1."""
+    """T2.eq47.kappa: sign of d/dR of (L/μ) R⁻², derived by SymPy for all L, μ, R > 0
+    (the symbols' assumptions decide the sign of the derivative)."""
     import sympy as sp
 
     L, mu, R = sp.symbols("L mu R", positive=True)
     bound = (L / mu) * R**-2
-    derivative = sp.simplify(sp.diff(bound, R))
-    sign = "negative" if sp.ask(sp.Q.negative(derivative), sp.Q.positive(L) & sp.Q.positive(mu) & sp.Q.positive(R)) else "not proved"
+    derivative = sp.diff(bound, R)
+    sign = "negative" if derivative.is_negative else "not proved"
     return {
         "derivative": sp.sstr(derivative),
         "sign": sign,

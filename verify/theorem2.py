@@ -3,7 +3,10 @@
 The library API returns result objects and never prints; `progress(done, total, label)`
 is an optional callback the CLI turns into a progress bar.
 """
+import multiprocessing
+import os
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 import mpmath as mp
@@ -112,8 +115,12 @@ def _selected(claim_ids):
     return chosen
 
 
-def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir="certificates", progress=None):
-    """Search every selected claim and reading; REFUTED only with a confirmed certificate."""
+def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir="certificates", progress=None, workers=None):
+    """Search every selected claim and reading; REFUTED only with a confirmed certificate.
+
+    The (claim, reading) jobs are independent and seeded, so they run in forked worker
+    processes (one per core) and give the same results in any order; the float64 spectra
+    of the random pool are computed once, before the fork, and shared."""
     started = time.perf_counter()
     claims = _selected(claim_ids)
     rng = np.random.default_rng(seed)
@@ -121,20 +128,45 @@ def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir="certifica
     multi_pool = list(search.random_multi_cases(rng, max(samples // 10, 5))) if any(c.multi for c in claims) else []
     jobs = [(c, r) for c in claims for r in c.readings]
     decider = Decider(dps)
-    results = []
-    for index, (claim, reading) in enumerate(jobs):
-        if progress:
-            progress(index, len(jobs), f"{claim.id} {reading or ''}".strip())
-        if claim.multi:
-            results.append(_run_multi(claim, multi_pool, seed, dps, samples))
-        else:
-            results.append(_run_single(claim, reading, pool, decider, seed, dps, samples, out_dir))
-    if progress:
-        progress(len(jobs), len(jobs), "done")
+    for case in pool:
+        decider.spectrum(case)
+    global _SHARED
+    _SHARED = (jobs, pool, multi_pool, decider, seed, dps, samples, out_dir)
+    workers = min(workers or os.cpu_count() or 1, len(jobs))
+    results = [None] * len(jobs)
+    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as executor:
+            futures = {executor.submit(_job, index): index for index in range(len(jobs))}
+            for done, future in enumerate(as_completed(futures)):
+                results[futures[future]] = future.result()
+                if progress:
+                    progress(done + 1, len(jobs), _label(jobs[futures[future]]))
+    else:
+        for index in range(len(jobs)):
+            results[index] = _job(index)
+            if progress:
+                progress(index + 1, len(jobs), _label(jobs[index]))
     return Theorem2Report(seed, dps, samples, tuple(results), time.perf_counter() - started)
 
 
+_SHARED = None  # what the forked workers inherit: the jobs, the pools and the warm Decider
+
+
+def _label(job):
+    claim, reading = job
+    return f"{claim.id} {reading or ''}".strip()
+
+
+def _job(index):
+    jobs, pool, multi_pool, decider, seed, dps, samples, out_dir = _SHARED
+    claim, reading = jobs[index]
+    if claim.multi:
+        return _run_multi(claim, multi_pool, seed, dps, samples)
+    return _run_single(claim, reading, pool, decider, seed, dps, samples, out_dir)
+
+
 def _run_single(claim, reading, pool, decider, seed, dps, samples, out_dir):
+    rechecks_before = decider.precise_rechecks
     worst, failures, evaluated = None, [], 0
     for case in pool:
         if case.n < claim.min_n:
@@ -149,7 +181,7 @@ def _run_single(claim, reading, pool, decider, seed, dps, samples, out_dir):
     evidence = {
         "samples": evaluated,
         "adversarial_examples": found.examples,
-        "precise_rechecks": decider.precise_rechecks,
+        "precise_rechecks": decider.precise_rechecks - rechecks_before,
         "worst_margin": decimal(worst[0].margin, 6) if worst else None,
         "worst_case_n": worst[1].n if worst else None,
         "random_counterexamples": len(failures),
