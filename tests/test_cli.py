@@ -99,6 +99,7 @@ def test_bad_case_one_line_exit_2(tmp_path, name):
     ["theorem2", "--samples", "0"],
     ["theorem2", "--samples", "-3"],
     ["theorem2", "--case", "/nonexistent/case.json"],
+    ["theorem2", "--case", "/"],  # a folder: exists but cannot be read as a file
     ["check", "/nonexistent/cert.json"],
     ["nonsense-command"],
 ])

@@ -140,7 +140,7 @@ def derivations_json(results):
     from verify.versions import package_versions
 
     return {"command": "derive", "versions": package_versions(), "derivations": [
-        {"id": d.id, "name": d.name, "result_latex": [to_latex(r) for r in d.result()],
+        {"id": d.id, "name": d.name, "result_latex": r",\quad ".join(to_latex(r) for r in d.result()),
          "checks": [{"kind": c.kind, "sizes": c.sizes, "passed": c.passed, "detail": c.detail} for c in checks]}
         for d, checks in results]}
 
