@@ -43,6 +43,13 @@ def theorem2_table(report, console=None, title=None):
         style = VERDICT_STYLE.get(result.verdict, "")
         table.add_row(result.id, result.reading or "—", f"[{style}]{result.verdict}[/]", _evidence_text(result))
     console.print(table)
+    if report.command == "theorem2":
+        from verify.claims import READING_TEXT
+
+        for name, meaning in READING_TEXT.items():
+            console.print(f"[bold]{name}[/]: {meaning}", highlight=False)
+        console.print("ln-margin = ln(lhs/rhs), signed so that ≥ 0 holds; re-check a certificate with "
+                      "`python -m verify check FILE`.", highlight=False)
 
 
 def case_json(q, rows):
@@ -68,6 +75,12 @@ def case_json(q, rows):
     }
 
 
+def _short(value):
+    import mpmath as mp
+
+    return mp.nstr(value, 6)
+
+
 def case_table(case, q, rows, console=None):
     console = console or Console()
     summary = Table(title=f"J H J on T, n = {q.n} ({q.dps} digits, relative error ≤ {q.rel_err:.1e})")
@@ -76,11 +89,11 @@ def case_table(case, q, rows, console=None):
     for name in ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "R"):
         summary.add_row(name, decimal(getattr(q, name)))
     console.print(summary)
-    claims = Table(title="claims at this case (margin = ln(lhs/rhs), ≥ 0 holds)")
+    claims = Table(title="claims at this case (margin = ln(lhs/rhs), ≥ 0 holds; --json gives every digit)")
     for column in ("claim", "reading", "binding inequality", "lhs", "rhs", "margin", "holds"):
-        claims.add_column(column)
+        claims.add_column(column, overflow="fold")
     for r in rows:
-        claims.add_row(r.claim, r.reading or "—", r.label, decimal(r.lhs, 12), decimal(r.rhs, 12), decimal(r.margin, 6),
+        claims.add_row(r.claim, r.reading or "—", r.label, _short(r.lhs), _short(r.rhs), _short(r.margin),
                        "[green]holds[/]" if r.holds else "[red]fails[/]")
     console.print(claims)
 
