@@ -111,3 +111,22 @@ def test_multi_checker_compares_dense_and_block_kappa():
     correlated = evaluate(claim, None, multi_spectrum(log_zs, Hs, rng.standard_normal((n * N, n * N + 1))))
     assert orthonormal.holds and orthonormal.decided
     assert not correlated.holds
+
+
+def test_two_token_proofs_agree_with_the_search():
+    """n = 2, tangent-exact: SymPy proves the three Eq. (47) claims and disproves the swapped reading."""
+    from verify.symbolic import prove_two_token, two_token_spectrum
+
+    q, t, h, _ = two_token_spectrum()
+    assert sp_equal(q.lambda_max, 4 * h * t**2 * (1 - t) ** 2)  # (2 z₁ z₂)² vᵀHv, derived from J and H
+    for claim_id in ("T2.eq47.max", "T2.eq47.min", "T2.eq47.kappa"):
+        assert prove_two_token(REGISTRY[claim_id], TANGENT)[0] is True
+    assert prove_two_token(REGISTRY["T2.swapped"], TANGENT)[0] is False
+    assert prove_two_token(REGISTRY["T2.eq47.max"], AMBIENT) is None
+    assert prove_two_token(REGISTRY["T2.interlace"], TANGENT) is None
+
+
+def sp_equal(a, b):
+    import sympy as sp
+
+    return sp.simplify(a - b) == 0

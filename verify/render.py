@@ -16,6 +16,8 @@ def _evidence_text(result):
         parts.append(f"worst ln-margin {e['worst_margin']} (n={e['worst_case_n']})")
     if "worst_relative_gap" in e:
         parts.append(f"dense vs block κ: worst relative gap {e['worst_relative_gap']} (error estimate {e['worst_gap_tolerance']})")
+    if "two_tokens" in e:
+        parts.append(e["two_tokens"])
     if "dependence_on_R" in e:
         dep = e["dependence_on_R"]
         parts.append(f"d/dR bound = {dep['derivative']} ({dep['verdict']}: {dep['meaning']})")

@@ -4,6 +4,7 @@ independent verifications each: symbolic (SymPy) and numeric (mpmath, high preci
 Every closed form is a function `formula(z, ...)` that the checks take as a parameter,
 so a deliberately wrong formula can be handed to them (the tests do) and must fail both.
 """
+import functools
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -686,3 +687,62 @@ def run_checks(derivation):
         passed, detail = function()
         results.append(Check(kind, sizes, bool(passed), detail))
     return tuple(results)
+
+
+# ---------------------------------------------------------------- T2 claims at n = 2, proved by SymPy
+
+
+@functools.lru_cache(maxsize=1)
+def two_token_spectrum():
+    """J H J on T for n = 2 with z = (1 − t, t), t ∈ (0, ½], and a symbolic SPD H = [[a, b], [b, c]]
+    reparametrised by h = vᵀHv > 0 (T is the line of v = (1, −1)/√2): SymPy computes every T2
+    quantity from J and H; the result must depend on H through h alone."""
+    from verify.spectra import CurvatureSpectrum
+
+    t, h, c = sp.symbols("t h c", positive=True)
+    b = sp.Symbol("b", real=True)
+    a = 2 * h + 2 * b - c  # so that vᵀHv = (a − 2b + c)/2 = h
+    z = [1 - t, t]
+    J = jacobian_formula(z)
+    H = sp.Matrix([[a, b], [b, c]])
+    v = sp.Matrix([1, -1]) / sp.sqrt(2)
+    curvature = sp.factor(sp.cancel((v.T * J * H * J * v)[0]))
+    h_T = sp.cancel((v.T * H * v)[0])
+    q = CurvatureSpectrum(2, curvature, curvature, h_T, h_T, None, None, (1 - t, t), 0.0, None,
+                          kappa=sp.Integer(1), R=(1 - t) / t)
+    return q, t, h, (b, c)
+
+
+def prove_two_token(claim, reading):
+    """For the tangent-exact reading: does every inequality of `claim` hold for all t ∈ (0, ½] and
+    all SPD H at n = 2?  Uses the claim's own `sides`; returns (proved, detail), or None if n = 2 is
+    outside the claim (T2.interlace needs n ≥ 3) or the reading is not tangent-exact."""
+    from verify.claims import TANGENT
+
+    if reading != TANGENT or claim.multi or claim.min_n > 2:
+        return None
+    q, t, h, others = two_token_spectrum()
+    for ineq in claim.sides(q, q.L_T, q.mu_T):
+        gap = sp.cancel(ineq.lhs - ineq.rhs if ineq.relation == ">=" else ineq.rhs - ineq.lhs)
+        if gap.free_symbols & set(others):
+            return False, f"n = 2: {ineq.label} depends on H beyond vᵀHv (not proved)"
+        degree = next((k for k in range(4) if sp.cancel(gap.subs(h, 2 * h) - 2**k * gap) == 0), None)
+        if degree is None:
+            return False, f"n = 2: {ineq.label} is not homogeneous in h (not proved)"
+        failing = _negative_points(sp.cancel(gap.subs(h, 1)), t)  # h > 0: gap = h^degree · (gap at h = 1)
+        if failing:
+            return False, f"n = 2: {ineq.label} fails, e.g. at z_min = {failing[0]}"
+    return True, "n = 2: every inequality holds for all z and every SPD H (SymPy, exact)"
+
+
+def _negative_points(rational, t):
+    """Points of (0, ½] where the rational function of t is negative: its sign is constant between
+    the exact real roots of numerator and denominator, so one exact evaluation per piece decides."""
+    numerator, denominator = sp.fraction(sp.together(rational))
+    cuts = {sp.Integer(0), sp.Rational(1, 2)}
+    for poly in (numerator, denominator):
+        if sp.Poly(poly, t).degree() > 0:
+            cuts |= {r for r in sp.Poly(poly, t).real_roots() if 0 < r < sp.Rational(1, 2)}
+    cuts = sorted(cuts, key=lambda r: float(r))
+    probes = [(a + b) / 2 for a, b in zip(cuts, cuts[1:])] + [sp.Rational(1, 2)]
+    return [p for p in probes if rational.subs(t, p) < 0]

@@ -17,6 +17,7 @@ from verify.claims import claims_for, evaluate, get_claim
 from verify.errors import InputError
 from verify.numbers import decimal
 from verify.spectra import curvature_fast, curvature_precise, multi_spectrum
+from verify.symbolic import prove_two_token
 from verify.versions import package_versions
 
 MIN_CERTIFY_DPS = 50  # SPEC §4: a counterexample is re-checked at ≥ 50 digits
@@ -188,6 +189,9 @@ def _run_single(claim, reading, pool, decider, seed, dps, samples, out_dir):
     }
     if claim.id == "T2.eq47.kappa":
         evidence["dependence_on_R"] = search.kappa_bound_monotonicity()
+    two_tokens = prove_two_token(claim, reading)
+    if two_tokens is not None:
+        evidence["two_tokens"] = ("PROVED " if two_tokens[0] else "REFUTED ") + two_tokens[1]
     counterexample = found.case or (min(failures, key=lambda c: c.n) if failures else None)
     if counterexample is None:
         return _result(claim, reading, "HOLDS", evidence)
