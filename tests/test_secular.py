@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import run_cli
 from verify import phessian
-from verify.secular import j_eigenvalues, j_eigenvalues_mp, j_eigenvectors, rank_one_eigenvalues
+from verify.secular import j_eigenvalues, j_eigenvalues_batch, j_eigenvalues_mp, j_eigenvectors, rank_one_eigenvalues
 from verify.softmax import jacobian
 from verify.spectra import curvature_precise, isotropic_on_tangent
 
@@ -90,6 +90,16 @@ def test_below_float_range_through_mpmath():
             assert abs(got / want - 1) < mp.mpf(10) ** -30
     with mp.workdps(40):  # the smallest positive eigenvalue sits in [z_(n), z_(n−1)], near e^-2500
         assert values[-1] == 0 and mp.exp(-2500) / 2 < values[-2] < mp.exp(-900)
+
+
+def test_batch_of_examples():
+    rng = np.random.default_rng(9)
+    Z = rng.random((5, 7))
+    Z /= Z.sum(axis=1, keepdims=True)
+    batch = j_eigenvalues_batch(Z)
+    assert batch.shape == (5, 7)
+    for row, values in zip(Z, batch):
+        assert np.array_equal(values, j_eigenvalues(row))
 
 
 def test_repeated_coefficients_deflate():

@@ -4,7 +4,6 @@ Decimal strings are parsed by mpmath, so a coefficient such as "1e-400" (below
 float64's range) is kept exactly at the working precision.
 """
 import math
-from contextlib import contextmanager
 
 import mpmath as mp
 
@@ -36,15 +35,6 @@ def decimal(value, digits=DIGITS):
         with mp.workdps(digits + 5):
             value = mp.mpf(value)
     return mp.nstr(value, digits, strip_zeros=False)
-
-
-@contextmanager
-def working_precision(dps):
-    """mpmath and python-flint precision, both scoped to the block."""
-    import flint
-
-    with mp.workdps(dps), flint.ctx.workprec(bits_for(dps)):
-        yield
 
 
 def bits_for(dps):

@@ -92,6 +92,9 @@ def student_teacher(rng, N, n, d, m=4, sparsity=2.0, noise=0.0, loss_name="squar
     for name, value in (("N", N), ("n", n), ("d", d), ("m", m)):
         if value <= 0:
             raise InputError(f"--{name} {value} must be positive")
+    if loss_name not in LOSSES or attention_name not in ATTENTIONS:
+        raise InputError(f"loss {loss_name!r} / attention {attention_name!r}: choose a loss from {', '.join(LOSSES)} "
+                         f"and an attention from {', '.join(ATTENTIONS)}")
     K = keys(rng, N, n, d, orthonormal)
     K_test = keys(rng, N_test, n, d, False) * (np.linalg.norm(K[0, 0]) * np.sqrt(d) if orthonormal and d >= n * N else 1)
     X, X_test = rng.standard_normal((N, n, m)), rng.standard_normal((N_test, n, m))
