@@ -150,9 +150,10 @@ def _advantage_text(outcome):
 def _ngd_finding(softmax):
     faster = [o for o in softmax if _first(o, "ngd", "gd")]
     reached = sum(o["steps_to"]["ngd"] is not None for o in softmax)
+    final = {o: np.median([x["final"][o] / x["start"] for x in softmax]) for o in ("ngd", "gd")}
     return (f"Normalized GD (the adaptive step size of ref. [1]) cut the loss 1000× in {reached} of {len(softmax)} softmax "
-            f"settings and did so before the best-tuned GD in {len(faster)}; with a fixed step length it stalls at a loss set by "
-            f"that length rather than converging.")
+            f"settings and did so before the best-tuned GD in {len(faster)}; its median final loss was {final['ngd']:.2g} of "
+            f"the start against {final['gd']:.2g} for GD (a fixed step length leaves it at a floor set by that length).")
 
 
 def _first(outcome, a, b):
