@@ -18,12 +18,23 @@ def check_out_dir(out, what="results"):
         raise InputError(f"--out {out!r} is not writable; give a folder you can write to")
 
 
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_text(path, text):
+    return write_bytes(path, text.encode("utf-8"))
+
+
+def write_bytes(path, data):
     path = Path(path)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode
         os.replace(temporary, path)
     except BaseException:
         if os.path.exists(temporary):

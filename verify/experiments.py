@@ -408,9 +408,7 @@ def _write(out, result):
     import matplotlib.pyplot as plt
 
     plt.close(result.figure)
-    temporary = out / f".{result.name}.png.tmp"
-    temporary.write_bytes(image.getvalue())
-    temporary.replace(out / f"{result.name}.png")
+    atomic.write_bytes(out / f"{result.name}.png", image.getvalue())
 
 
 def summary(results, scale, seed, seconds):
