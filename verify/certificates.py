@@ -27,9 +27,8 @@ FIELDS = ("claim", "reading", "inputs", "lhs", "rhs", "margin", "dps")
 
 
 def write_certificate(out_dir, claim, reading, case, evaluation, dps):
+    atomic.check_out_dir(out_dir, "certificates")
     out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {out_dir!r} is a file; give a folder for the certificates")
     out.mkdir(parents=True, exist_ok=True)
     body = {
         "claim": claim.id,

@@ -152,9 +152,8 @@ def document():
 
 def export(out_dir="derivations"):
     """Write derivations.tex and one snippet per derivation and the claims; returns the paths."""
+    atomic.check_out_dir(out_dir, "LaTeX files")
     out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {out_dir!r} is a file; give a folder")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:

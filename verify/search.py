@@ -49,16 +49,20 @@ def random_orthonormal_keys(rng, rows, d):
     return Q.T
 
 
+def random_examples(rng, N, n, extra):
+    """N examples (log z_i, H_i) with moderate logits and keys with K Kᵀ = I, d = nN + extra (T2.multi)."""
+    log_zs, Hs = [], []
+    for _ in range(N):
+        s = -10 ** rng.uniform(-1, 1.5) * rng.random(n)
+        log_zs.append(s - np.log(np.sum(np.exp(s))))
+        Hs.append(_random_spd(rng, n))
+    return log_zs, Hs, random_orthonormal_keys(rng, n * N, n * N + extra)
+
+
 def random_multi_cases(rng, count):
     for _ in range(count):
         N, n = int(rng.integers(2, 4)), int(rng.integers(2, 4))
-        d = n * N + int(rng.integers(0, 3))
-        log_zs, Hs = [], []
-        for _ in range(N):
-            s = -10 ** rng.uniform(-1, 1.5) * rng.random(n)
-            log_zs.append(s - np.log(np.sum(np.exp(s))))
-            Hs.append(_random_spd(rng, n))
-        yield log_zs, Hs, random_orthonormal_keys(rng, n * N, d)
+        yield random_examples(rng, N, n, int(rng.integers(0, 3)))
 
 
 # ---------------------------------------------------------------- Hypothesis
@@ -129,13 +133,7 @@ def adversarial_multi(claim, seed_value, max_examples, decide):
     @given(st.integers(2, 3), st.integers(2, 3), st.integers(0, 2), st.integers(0, 2**32 - 1))
     def probe(N, n, extra, key_seed):
         count[0] += 1
-        rng = np.random.default_rng(key_seed)
-        log_zs, Hs = [], []
-        for _ in range(N):
-            s = -10 ** rng.uniform(-1, 1.5) * rng.random(n)
-            log_zs.append(s - np.log(np.sum(np.exp(s))))
-            Hs.append(_random_spd(rng, n))
-        K = random_orthonormal_keys(rng, n * N, n * N + extra)
+        log_zs, Hs, K = random_examples(np.random.default_rng(key_seed), N, n, extra)
         evaluation = decide(log_zs, Hs, K)
         target(-float(evaluation.margin), label="disagreement")
         if not evaluation.holds:

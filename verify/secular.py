@@ -21,6 +21,7 @@ import mpmath as mp
 import numpy as np
 
 from verify.errors import InputError
+from verify.softmax import on_simplex_error
 
 
 
@@ -208,10 +209,9 @@ def _validate_z(z):
         raise InputError(f"z has {z.size} entr{'y' if z.size == 1 else 'ies'}; give at least 2 coefficients")
     if not np.isfinite(z).all():
         raise InputError("z has a NaN or infinite entry; every coefficient must be finite")
-    if (z <= 0).any():
-        raise InputError("z has a zero or negative entry; give positive coefficients (or logits)")
-    if abs(z.sum() - 1) > 1e-12:
-        raise InputError(f"z sums to {z.sum():.17g}, not 1 within 1e-12; normalise it")
+    problem = on_simplex_error(z)
+    if problem:
+        raise InputError(f"z {problem}; give a probability vector with positive entries (or logits)")
     return z
 
 

@@ -129,8 +129,9 @@ def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir="certifica
     multi_pool = list(search.random_multi_cases(rng, max(samples // 10, 5))) if any(c.multi for c in claims) else []
     jobs = [(c, r) for c in claims for r in c.readings]
     decider = Decider(dps)
-    for case in pool:
-        decider.spectrum(case)
+    if any(not c.multi for c in claims):
+        for case in pool:
+            decider.spectrum(case)
     global _SHARED
     _SHARED = (jobs, pool, multi_pool, decider, seed, dps, samples, out_dir)
     workers = min(workers or os.cpu_count() or 1, len(jobs))
