@@ -15,10 +15,10 @@ import time
 import mpmath as mp
 import numpy as np
 
-from verify import phessian
-from verify.secular import j_eigenvalues, j_eigenvalues_mp
-from verify.softmax import jacobian
-from verify.spectra import curvature_precise
+from verify.numerics import model as phessian
+from verify.numerics.secular import j_eigenvalues, j_eigenvalues_mp
+from verify.numerics.softmax import jacobian
+from verify.numerics.curvature import curvature_precise
 
 
 def timed(function, *args, repeats=1):
@@ -116,7 +116,7 @@ def dense_gauss_newton(problem, p):
 
 def p_hessian():
     rng = np.random.default_rng(0)
-    problem, p_star = phessian.random_problem(rng, 1024, 128, 512)
+    problem, p_star = phessian.student_teacher(rng, 1024, 128, 512)
     t_gram, spectrum = timed(phessian.gauss_newton_spectrum, problem, p_star, repeats=3)
     t_dense, kappa_dense = timed(dense_gauss_newton, problem, p_star)
     print(f"p-Hessian κ (Gauss–Newton, N = 1024, n = 128, d = 512): {t_gram:.3f} s (target 0.3 s); "

@@ -9,8 +9,10 @@ from hypothesis import strategies as st
 
 from tests.conftest import run_cli
 from tests.test_cli import assert_one_line_error
-from verify import assumption2 as a2
-from verify.claims import REGISTRY
+from verify.claims import assumption2_claims as a2_claims
+from verify.numerics import assumption2 as a2
+from verify.numerics.model import orthonormal_keys
+from verify.claims.registry import REGISTRY
 
 SPEC_A2_IDS = ["A2.dim", "A2.seq", "A2.decouple", "T2.up"]
 
@@ -46,18 +48,18 @@ def test_no_keys_beat_the_rank_bounds(rows, d, scale, seed):
 
 @given(st.integers(2, 12), st.integers(1, 14), st.integers(0, 10**6))
 def test_construction_reaches_the_bounds(rows, d, seed):
-    spectral, frobenius = a2.violation(a2.best_keys(rows, d, np.random.default_rng(seed)))
+    spectral, frobenius = a2.violation(orthonormal_keys(np.random.default_rng(seed), rows, d))
     bound = a2.least_violation_bound(rows, d)
     assert abs(spectral - bound[0]) < 1e-12 and abs(frobenius - bound[1]) < 1e-12
 
 
 def test_symbolic_rank_proof_covers_its_sizes():
-    assert a2.symbolic_rank_proof() == [f"{r}×{d}" for r, d in a2.SYMBOLIC_SIZES]
+    assert a2_claims.symbolic_rank_proof() == [f"{r}×{d}" for r, d in a2_claims.SYMBOLIC_SIZES]
 
 
 def test_symbolic_proof_would_catch_a_full_rank_size():
     """d = nN is not singular: the proof must not 'prove' it (the check is not vacuous)."""
-    assert a2.symbolic_rank_proof(((2, 2),)) == []
+    assert a2_claims.symbolic_rank_proof(((2, 2),)) == []
 
 
 @given(st.integers(2, 3), st.integers(2, 3), st.integers(0, 10**6), st.data())
@@ -76,7 +78,7 @@ def test_per_sequence_leaves_cross_blocks():
         assert a2.violation(K[i * n:(i + 1) * n])[0] < 1e-12
     zs = [np.array([0.5, 0.3, 0.2])] * N
     assert a2.cross_block_size(zs, K, n) > 1e-3
-    assert a2.cross_block_size(zs, a2.best_keys(n * N, n * N, rng), n) < 1e-12  # all-sequences: no cross blocks
+    assert a2.cross_block_size(zs, orthonormal_keys(rng, n * N, n * N), n) < 1e-12  # all-sequences: no cross blocks
 
 
 @pytest.mark.parametrize("d", [6, 9, 12, 15])
@@ -90,7 +92,7 @@ def test_decoupling_exact_iff_assumption_2(d):
 
 
 def test_registry_has_every_a2_claim_with_a_checker():
-    small = a2.Settings(n=2, N=2, ds=(2, 3, 4, 5), samples=6)
+    small = a2_claims.Settings(n=2, N=2, ds=(2, 3, 4, 5), samples=6)
     for claim_id in SPEC_A2_IDS:
         claim = REGISTRY[claim_id]
         assert claim.checker is not None and claim.command == "assumption2"

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from verify.certificates import check_certificate
-from verify.theorem2 import run_theorem2
+from verify.claims.certificates import check_certificate
+from verify.claims.theorem2 import run_theorem2
 
 
 @pytest.fixture(scope="module")

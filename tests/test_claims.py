@@ -6,11 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verify.cases import Case
-from verify.claims import AMBIENT, REGISTRY, TANGENT, evaluate
-from verify.search import simple_cases
-from verify.spectra import curvature_precise
-from verify.theorem2 import Decider
+from verify.claims.cases import Case
+from verify.claims.record import AMBIENT, TANGENT, evaluate
+from verify.claims.registry import REGISTRY
+from verify.claims.search import simple_cases
+from verify.numerics.curvature import curvature_precise
+from verify.claims.theorem2 import Decider
 from tests.test_spectra import dense_reference
 
 # the claim ids SPEC §3 names for Theorem 2 (the spec, not verdicts)
@@ -99,8 +100,8 @@ def test_ambient_and_swapped_fail_somewhere(claim_id, reading):
 
 def test_multi_checker_compares_dense_and_block_kappa():
     """T2.multi's checker: holds with K Kᵀ = I, fails with correlated keys (so it is not vacuous)."""
-    from verify.search import random_orthonormal_keys
-    from verify.spectra import multi_spectrum
+    from verify.numerics.model import orthonormal_keys as random_orthonormal_keys
+    from verify.numerics.multi import multi_spectrum
 
     rng = np.random.default_rng(8)
     n, N = 3, 2
@@ -115,7 +116,7 @@ def test_multi_checker_compares_dense_and_block_kappa():
 
 def test_two_token_proofs_agree_with_the_search():
     """n = 2, tangent-exact: SymPy proves the three Eq. (47) claims and disproves the swapped reading."""
-    from verify.symbolic import prove_two_token, two_token_spectrum
+    from verify.claims.proofs import prove_two_token, two_token_spectrum
 
     q, t, h, _ = two_token_spectrum()
     assert sp_equal(q.lambda_max, 4 * h * t**2 * (1 - t) ** 2)  # (2 z₁ z₂)² vᵀHv, derived from J and H

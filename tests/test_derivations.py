@@ -11,16 +11,18 @@ import sympy as sp
 
 from tests.conftest import ROOT, run_cli
 from tests.test_cli import assert_one_line_error
-from verify import symbolic as S
-from verify.latex import export
+from verify.derivations import descent, loss, softmax
+from verify.derivations.records import SIGMA, jacobian_formula
+from verify.derivations.registry import DERIVATION_REGISTRY, run_checks
+from verify.derivations.latex import export
 
 SPEC_DERIVATIONS = ["D1", "D2", "D3", "D4", "D5", "D6"]
 
 
 @pytest.mark.parametrize("derivation_id", SPEC_DERIVATIONS + ["A2"])
 def test_every_check_passes_and_both_kinds_exist(derivation_id):
-    derivation = S.DERIVATION_REGISTRY[derivation_id]
-    checks = S.run_checks(derivation)
+    derivation = DERIVATION_REGISTRY[derivation_id]
+    checks = run_checks(derivation)
     assert {c.kind for c in checks} == {"symbolic", "numeric"}
     failed = [c for c in checks if not c.passed]
     assert not failed, failed
@@ -41,22 +43,22 @@ def wrong_hessian(z):
 
 
 def test_wrong_jacobian_caught_symbolically_and_numerically():
-    assert not S.check_d1_explicit(wrong_jacobian, sizes=(2, 3))[0]
-    assert not S.check_d1_numeric(wrong_jacobian, sizes=(5,))[0]
-    assert not S.check_d1_general(lambda i, k: S.SIGMA[i] * (sp.KroneckerDelta(i, k) + S.SIGMA[k]))[0]
+    assert not softmax.check_d1_explicit(wrong_jacobian, sizes=(2, 3))[0]
+    assert not softmax.check_d1_numeric(wrong_jacobian, sizes=(5,))[0]
+    assert not softmax.check_d1_general(lambda i, k: SIGMA[i] * (sp.KroneckerDelta(i, k) + SIGMA[k]))[0]
 
 
 def test_wrong_hessian_caught_symbolically_and_numerically():
-    assert not S.check_d2_explicit(wrong_hessian, sizes=(2, 3))[0]
-    assert not S.check_d2_numeric(wrong_hessian, sizes=(4,))[0]
+    assert not softmax.check_d2_explicit(wrong_hessian, sizes=(2, 3))[0]
+    assert not softmax.check_d2_numeric(wrong_hessian, sizes=(4,))[0]
     d = sp.KroneckerDelta
-    flipped = lambda i, a, b: S.SIGMA[i] * ((d(i, a) - S.SIGMA[a]) * (d(i, b) - S.SIGMA[b]) + S.SIGMA[a] * (d(a, b) - S.SIGMA[b]))
-    assert not S.check_d2_general(flipped)[0]
+    flipped = lambda i, a, b: SIGMA[i] * ((d(i, a) - SIGMA[a]) * (d(i, b) - SIGMA[b]) + SIGMA[a] * (d(a, b) - SIGMA[b]))
+    assert not softmax.check_d2_general(flipped)[0]
 
 
 def test_wrong_jacobian_breaks_eq16_both_ways():
-    assert not S.check_d4_symbolic(jac=wrong_jacobian, sizes=(2,))[0]
-    passed, detail = S.check_d4_numeric(jac=wrong_jacobian)
+    assert not loss.check_d4_symbolic(jac=wrong_jacobian, sizes=(2,))[0]
+    passed, detail = loss.check_d4_numeric(jac=wrong_jacobian)
     assert not passed, detail  # the remainder then decays like η, not η³
 
 
@@ -67,11 +69,11 @@ def test_wrong_loss_hessian_caught():
         total = sp.zeros(d, d)
         for i in range(N):
             z = z_of(i)
-            J, Ki, ui = S.jacobian_formula(z), sp.Matrix(K[i]), sp.Matrix(u[i])
+            J, Ki, ui = jacobian_formula(z), sp.Matrix(K[i]), sp.Matrix(u[i])
             total += Ki.T * J * ui * ui.T * J * Ki
         return total / N
 
-    assert not S.check_d3_symbolic("square", sizes=((2, 1, 2),), closed=without_residual)[0]
+    assert not loss.check_d3_symbolic("square", sizes=((2, 1, 2),), closed=without_residual)[0]
 
 
 def test_committed_latex_is_what_the_tool_writes(tmp_path):
@@ -111,7 +113,7 @@ def test_document_reads_as_a_document():
         assert marker in text
     for derivation_id in SPEC_DERIVATIONS:
         assert f"\\label{{sec:{derivation_id}}}" in text
-    from verify.claims import CLAIMS
+    from verify.claims.registry import CLAIMS
 
     for claim in CLAIMS:
         assert f"\\texttt{{{claim.id}}}" in text

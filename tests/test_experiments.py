@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import run_cli
 from tests.test_cli import assert_one_line_error
-from verify import experiments, training
+from verify.experiments import common as experiments, runner, synthetic, training
 
 TINY = experiments.Scale("tiny", n=3, N=4, d_over=16, d_under=4, steps=40, sparsities=(2.0,), ns=(3,))
 
@@ -16,13 +16,13 @@ TINY = experiments.Scale("tiny", n=3, N=4, d_over=16, d_under=4, steps=40, spars
 @pytest.fixture(scope="module")
 def written(tmp_path_factory):
     out = tmp_path_factory.mktemp("results")
-    results = experiments.run_experiments(scale=TINY, out_dir=str(out), seed=3)
+    results = runner.run_experiments(scale=TINY, out_dir=str(out), seed=3)
     return out, results
 
 
 def test_every_experiment_writes_csv_png_and_findings(written):
     out, results = written
-    assert [r.name for r in results] == list(experiments.EXPERIMENTS)
+    assert [r.name for r in results] == list(synthetic.EXPERIMENTS)
     summary = (out / "summary.md").read_text()
     for result in results:
         rows = list(csv.reader(open(out / f"{result.name}.csv")))
@@ -46,7 +46,7 @@ def test_losses_in_the_curves_are_finite(written):
 
 def test_same_seed_same_numbers(tmp_path):
     for folder in ("a", "b"):
-        experiments.run_experiments(["conditioning"], TINY, str(tmp_path / folder), seed=5)
+        runner.run_experiments(["conditioning"], TINY, str(tmp_path / folder), seed=5)
     assert (tmp_path / "a" / "conditioning.csv").read_bytes() == (tmp_path / "b" / "conditioning.csv").read_bytes()
 
 
@@ -102,7 +102,7 @@ def test_logistic_floor_is_a_floor():
     """No run, however long, goes below the floor that bounded predictions impose."""
     rng = np.random.default_rng(6)
     problem = training.student_teacher(rng, 8, 4, 40, sparsity=3.0, loss_name="logistic")
-    floor = experiments.logistic_floor(problem)
+    floor = synthetic.logistic_floor(problem)
     for optimizer in training.OPTIMIZERS:
         run = training.best_run(problem, optimizer, 200)
         assert np.all(run.train_loss >= floor - 1e-12)

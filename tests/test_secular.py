@@ -9,10 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import run_cli
-from verify import phessian
-from verify.secular import j_eigenvalues, j_eigenvalues_batch, j_eigenvalues_mp, j_eigenvectors, rank_one_eigenvalues
-from verify.softmax import jacobian
-from verify.spectra import curvature_precise, isotropic_on_tangent
+from verify.numerics import model as phessian
+from verify.numerics.secular import j_eigenvalues, j_eigenvalues_batch, j_eigenvalues_mp, j_eigenvectors, rank_one_eigenvalues
+from verify.numerics.softmax import jacobian
+from verify.numerics.curvature import curvature_precise, isotropic_on_tangent
 
 
 def dense_mp_eigenvalues(z, digits=20):
@@ -135,7 +135,7 @@ def test_isotropic_curvature_agrees_with_general_path():
     H = [[mp.mpf(3 if i == j else 1) for j in range(4)] for i in range(4)]
     assert isotropic_on_tangent(H) == (2, 1)
     fast = curvature_precise(logits, H, 30)
-    import verify.spectra as spectra
+    import verify.numerics.curvature as spectra
 
     original = spectra.isotropic_on_tangent
     spectra.isotropic_on_tangent = lambda H: None
@@ -154,7 +154,7 @@ def test_isotropic_curvature_agrees_with_general_path():
 @pytest.mark.parametrize("loss", ["square", "logistic"])
 def test_gradient_and_hvp_against_finite_differences(loss):
     rng = np.random.default_rng(0)
-    problem, _ = phessian.random_problem(rng, 6, 4, 5, loss)
+    problem, _ = phessian.student_teacher(rng, 6, 4, 5, loss)
     p = rng.standard_normal(5)
     h = 1e-6
     eye = np.eye(5)
@@ -166,7 +166,7 @@ def test_gradient_and_hvp_against_finite_differences(loss):
 
 def test_gauss_newton_equals_exact_at_zero_residual():
     rng = np.random.default_rng(1)
-    problem, p_star = phessian.random_problem(rng, 8, 3, 6)
+    problem, p_star = phessian.student_teacher(rng, 8, 3, 6)
     exact = phessian.dense_hessian(problem, p_star, exact=True)
     gn = phessian.dense_hessian(problem, p_star, exact=False)
     assert np.abs(exact - gn).max() < 1e-14
@@ -174,7 +174,7 @@ def test_gauss_newton_equals_exact_at_zero_residual():
 
 def test_spectrum_methods_agree():
     rng = np.random.default_rng(2)
-    problem, p_star = phessian.random_problem(rng, 40, 5, 12)
+    problem, p_star = phessian.student_teacher(rng, 40, 5, 12)
     gram = phessian.gauss_newton_spectrum(problem, p_star)
     dense = np.linalg.eigvalsh(phessian.dense_hessian(problem, p_star, exact=False))
     assert abs(gram.lambda_max / dense[-1] - 1) < 1e-10 and abs(gram.lambda_min / dense[0] - 1) < 1e-8

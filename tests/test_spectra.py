@@ -6,9 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verify.softmax import jacobian, softmax, tangent_basis
-from verify.spectra import curvature_fast, curvature_precise, multi_spectrum, top_eigenvalue
-from verify.search import random_orthonormal_keys
+from verify.numerics.softmax import jacobian, softmax, tangent_basis
+from verify.numerics.arb import top_eigenvalue
+from verify.numerics.curvature import curvature_fast, curvature_precise
+from verify.numerics.multi import multi_spectrum
+from verify.numerics.model import orthonormal_keys as random_orthonormal_keys
 
 
 def dense_reference(logits, H, digits):

@@ -3,19 +3,19 @@ import os
 import tempfile
 from pathlib import Path
 
+from verify.errors import InputError
+
 
 def check_out_dir(out, what="results"):
     """InputError unless `out` is (or can be made) a writable folder; nothing is created here."""
-    from verify.errors import InputError
-
     path = Path(out)
     if path.exists() and not path.is_dir():
-        raise InputError(f"--out {out!r} is a file; give a folder for the {what}")
+        raise InputError(f"the output folder {out!r} is a file; give a folder for the {what}", "out")
     parent = path if path.exists() else path.parent
     while not parent.exists():
         parent = parent.parent
     if not parent.is_dir() or not os.access(parent, os.W_OK):
-        raise InputError(f"--out {out!r} is not writable; give a folder you can write to")
+        raise InputError(f"the output folder {out!r} is not writable; give a folder you can write to", "out")
 
 
 def _umask():

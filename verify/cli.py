@@ -6,7 +6,9 @@ import sys
 import time
 from pathlib import Path
 
-MIN_DPS = 30
+MIN_DPS = 30  # verify.numerics.precision.MIN_DPS (not imported: the CLI starts fast)
+FLAGS = {"n": "--n", "N": "--N", "d": "--d", "steps": "--steps", "out": "--out", "claim": "--claim", "seed": "--seed",
+         "samples": "--samples", "dps": "--dps", "workers": "--workers", "scheduler": "--scheduler", "example_db": "--example-db"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -107,7 +109,8 @@ def main(argv=None):
             return 0
         return COMMANDS[args.command](args)
     except InputError as error:
-        print(f"verify: error: {error}", file=sys.stderr)
+        flag = f"{FLAGS.get(error.parameter, '')}: " if error.parameter in FLAGS else ""
+        print(f"verify: error: {flag}{error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("verify: interrupted", file=sys.stderr)
@@ -128,7 +131,7 @@ def cmd_theorem2(args):
     from verify.atomic import check_out_dir
 
     check_out_dir(args.out, "certificates")
-    from verify.theorem2 import run_theorem2
+    from verify.claims.theorem2 import run_theorem2
 
     with _LazyProgress("searching") as progress:
         report = run_theorem2(args.seed, args.samples, args.dps, args.claim, args.out, progress)
@@ -142,8 +145,8 @@ def cmd_theorem2(args):
 
 
 def _theorem2_case(args):
-    from verify.cases import load_case
-    from verify.theorem2 import evaluate_case
+    from verify.claims.cases import load_case
+    from verify.claims.theorem2 import evaluate_case
 
     case = load_case(args.case)
     q, rows = evaluate_case(case, args.dps, args.claim)
@@ -157,7 +160,7 @@ def _theorem2_case(args):
 
 
 def cmd_check(args):
-    from verify.certificates import check_certificate
+    from verify.claims.certificates import check_certificate
 
     result = check_certificate(args.file)
     if args.json:
@@ -168,8 +171,8 @@ def cmd_check(args):
 
 
 def cmd_spectrum(args):
-    from verify.cases import load_case
-    from verify.spectra import j_spectrum_report
+    from verify.claims.cases import load_case
+    from verify.numerics.jspectrum import j_spectrum_report
 
     case = load_case(args.file, require_H=False)
     report = j_spectrum_report(list(case.logits), case.H, args.dps)
@@ -183,7 +186,8 @@ def cmd_spectrum(args):
 
 
 def cmd_assumption2(args):
-    from verify import assumption2
+    from verify.claims import assumption2
+    from verify.claims.assumption2_claims import Settings
     from verify.errors import InputError
 
     dims = (args.n, args.N, args.d)
@@ -202,13 +206,15 @@ def cmd_assumption2(args):
         return 0
     for claim_id in args.claim or ():
         get_claim_for("assumption2", claim_id)
-    settings = assumption2.Settings(samples=args.samples)
+    settings = Settings(samples=args.samples)
     with _LazyProgress("checking") as progress:
         report = assumption2.run_assumption2(args.seed, settings, args.claim, progress)
     if args.plot:
         if not any(c.id == "A2.decouple" for c in report.claims):
             raise InputError("--plot draws the A2.decouple sweep; include --claim A2.decouple or drop --claim")
-        assumption2.plot_decoupling(report, args.plot)
+        from verify.plots import plot_decoupling
+
+        plot_decoupling(report, args.plot)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
@@ -219,7 +225,7 @@ def cmd_assumption2(args):
 
 def cmd_derive(args):
     from verify.errors import InputError
-    from verify.symbolic import DERIVATION_REGISTRY, run_checks
+    from verify.derivations.registry import DERIVATION_REGISTRY, run_checks
 
     unknown = [i for i in args.ids if i not in DERIVATION_REGISTRY]
     if unknown:
@@ -242,7 +248,7 @@ def cmd_derive(args):
 
 
 def cmd_export_latex(args):
-    from verify.latex import export
+    from verify.derivations.latex import export
 
     paths = export(args.out)
     print(f"wrote {len(paths)} files to {args.out}/: " + ", ".join(Path(p).name for p in paths))
@@ -252,24 +258,26 @@ def cmd_export_latex(args):
 def cmd_experiments(args):
     from dataclasses import replace
 
-    from verify import experiments
+    from verify.experiments import common as experiments
+    from verify.experiments.runner import run_experiments
+    from verify.experiments.synthetic import EXPERIMENTS
 
     scale = experiments.FULL if args.full else experiments.QUICK
     overrides = {k: v for k, v in (("steps", args.steps), ("n", args.n), ("N", args.N)) if v is not None}
     if overrides:
         scale = replace(scale, **overrides)
         scale = replace(scale, d_over=max(scale.d_over, scale.n * scale.N + 8), d_under=max(2, min(scale.d_under, scale.n * scale.N // 3)))
-    names = args.names or list(experiments.EXPERIMENTS)
-    unknown = [n for n in names if n not in experiments.EXPERIMENTS]
+    names = args.names or list(EXPERIMENTS)
+    unknown = [n for n in names if n not in EXPERIMENTS]
     if unknown:
         from verify.errors import InputError
 
-        raise InputError(f"unknown experiment {unknown[0]!r}; choose from {', '.join(experiments.EXPERIMENTS)}")
+        raise InputError(f"unknown experiment {unknown[0]!r}; choose from {', '.join(EXPERIMENTS)}")
     from verify.atomic import check_out_dir
 
     check_out_dir(args.out)
     with _LazyProgress("experiments") as bar:
-        results = experiments.run_experiments(names, scale, args.out, args.seed,
+        results = run_experiments(names, scale, args.out, args.seed,
                                               lambda fraction, label: bar(round(fraction * 1000), 1000, label))
     print(f"wrote {len(results)} experiments to {args.out}/ (CSV, PNG each) and {args.out}/summary.md")
     for result in results:
@@ -280,13 +288,9 @@ def cmd_experiments(args):
 
 
 def get_claim_for(command, claim_id):
-    from verify.claims import get_claim
-    from verify.errors import InputError
+    from verify.claims.registry import get_claim
 
-    claim = get_claim(claim_id)
-    if claim.command != command:
-        raise InputError(f"claim {claim_id} belongs to `python -m verify {claim.command}`, not {command}; run it there")
-    return claim
+    return get_claim(claim_id, command)
 
 
 def _check_plot_path(path):

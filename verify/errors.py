@@ -1,5 +1,13 @@
-"""The one error type the CLI turns into a single stderr line and exit status 2."""
+"""The one error type for bad input; the CLI turns it into a single stderr line and exit status 2."""
 
 
 class InputError(Exception):
-    """Bad user input; the message names the value and the fix, in one line."""
+    """Bad user input; the message names the value and the fix, in one line.
+
+    `parameter` names the library argument at fault (e.g. "n"), so a front end can add its
+    own spelling of it (the CLI adds `--n`); the message itself names no command-line flag.
+    """
+
+    def __init__(self, message, parameter=None):
+        super().__init__(message)
+        self.parameter = parameter

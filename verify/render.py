@@ -1,36 +1,56 @@
-"""Tables (rich) and JSON shapes for the CLI; the library itself never prints."""
+"""Tables (rich) and JSON shapes for the CLI: the one place that prints; the library never does."""
 from rich.console import Console
 from rich.table import Table
 
-from verify.numbers import decimal
+from verify.claims.record import READING_TEXT
+from verify.numerics.precision import decimal
+from verify.versions import package_versions
 
 VERDICT_STYLE = {"PROVED": "bold green", "CERTIFIED": "green", "HOLDS": "cyan", "REFUTED": "bold red", "INCONCLUSIVE": "yellow"}
 
 
-def _evidence_text(result):
-    e = result.evidence
-    if "samples" not in e:  # assumption2 claims: their evidence is a flat record
-        return "\n".join(f"{k.replace('_', ' ')}: {v}" for k, v in e.items() if not isinstance(v, list) or len(v) < 8)
-    parts = [f"{e.get('samples', 0)} random + {e.get('adversarial_examples', 0)} adversarial cases"]
-    if "worst_margin" in e and e["worst_margin"] is not None and "counterexample" not in e:
-        parts.append(f"worst ln-margin {e['worst_margin']} (n={e['worst_case_n']})")
-    if "worst_relative_gap" in e:
-        parts.append(f"dense vs block κ: worst relative gap {e['worst_relative_gap']} (error estimate {e['worst_gap_tolerance']})")
-    if "two_tokens" in e:
-        parts.append(e["two_tokens"])
-    if "dependence_on_R" in e:
-        dep = e["dependence_on_R"]
+def evidence_text(result):
+    """The evidence column: dispatched on the evidence's type (as SymPy's printer dispatches `_print_<Type>`)."""
+    evidence = result.evidence
+    for kind in type(evidence).__mro__:
+        method = globals().get(f"_text_{kind.__name__}")
+        if method:
+            return method(evidence, result)
+    raise TypeError(f"no renderer for evidence of type {type(evidence).__name__}")
+
+
+def _text_SearchEvidence(e, result):
+    parts = [f"{e.samples} random + {e.adversarial_examples} adversarial cases"]
+    if e.worst_margin is not None and e.counterexample is None:
+        parts.append(f"worst ln-margin {e.worst_margin} (n={e.worst_case_n})")
+    if e.two_tokens:
+        parts.append(e.two_tokens)
+    if e.dependence_on_R:
+        dep = e.dependence_on_R
         parts.append(f"d/dR bound = {dep['derivative']} ({dep['verdict']}: {dep['meaning']})")
-    if "counterexample" in e:
-        c = e["counterexample"]
-        coefficients = c["inputs"].get("logits", c["inputs"].get("z"))
-        parts.append(f"smallest counterexample n={c['n']}: logits {coefficients}, H {c['inputs']['H']}; "
-                     f"{c['inequality']} fails: {c['lhs'][:12]} vs {c['rhs'][:12]}")
+    if e.counterexample:
+        c = e.counterexample
+        coefficients = c.inputs.get("logits", c.inputs.get("z"))
+        parts.append(f"smallest counterexample n={c.n}: logits {coefficients}, H {c.inputs['H']}; "
+                     f"{c.inequality} fails: {c.lhs[:12]} vs {c.rhs[:12]}")
     if result.certificate:
         parts.append(f"certificate {result.certificate}")
-    if "note" in e:
-        parts.append(e["note"])
+    if e.note:
+        parts.append(e.note)
     return "\n".join(parts)
+
+
+def _text_MultiEvidence(e, result):
+    parts = [f"{e.samples} random + {e.adversarial_examples} adversarial cases",
+             f"dense vs block κ: worst relative gap {e.worst_relative_gap} (error estimate {e.worst_gap_tolerance})"]
+    if e.note:
+        parts.append(e.note)
+    return "\n".join(parts)
+
+
+def _text_RecordEvidence(e, result):
+    """A flat record: one `name: value` line per field (long lists are left to --json)."""
+    return "\n".join(f"{k.replace('_', ' ')}: {v}" for k, v in e.to_json().items() if not isinstance(v, list) or len(v) < 8)
 
 
 def theorem2_table(report, console=None, title=None):
@@ -43,11 +63,9 @@ def theorem2_table(report, console=None, title=None):
     table.add_column("evidence", overflow="fold")
     for result in report.claims:
         style = VERDICT_STYLE.get(result.verdict, "")
-        table.add_row(result.id, result.reading or "—", f"[{style}]{result.verdict}[/]", _evidence_text(result))
+        table.add_row(result.id, result.reading or "—", f"[{style}]{result.verdict}[/]", evidence_text(result))
     console.print(table)
     if report.command == "theorem2":
-        from verify.claims import READING_TEXT
-
         for name, meaning in READING_TEXT.items():
             console.print(f"[bold]{name}[/]: {meaning}", highlight=False)
         console.print("ln-margin = ln(lhs/rhs), signed so that ≥ 0 holds; re-check a certificate with "
@@ -55,8 +73,6 @@ def theorem2_table(report, console=None, title=None):
 
 
 def case_json(q, rows):
-    from verify.versions import package_versions
-
     return {
         "command": "theorem2 --case",
         "versions": package_versions(),
@@ -101,8 +117,6 @@ def case_table(case, q, rows, console=None):
 
 
 def spectrum_json(report):
-    from verify.versions import package_versions
-
     return {
         "command": "spectrum",
         "versions": package_versions(),
@@ -150,9 +164,7 @@ def assumption2_dimensions_table(report, console=None):
 
 
 def derivations_json(results):
-    from verify.latex import to_latex
-
-    from verify.versions import package_versions
+    from verify.derivations.latex import to_latex  # SymPy's printer: loaded only by the derivation commands
 
     return {"command": "derive", "versions": package_versions(), "derivations": [
         {"id": d.id, "name": d.name, "result_latex": r",\quad ".join(to_latex(r) for r in d.result()),
@@ -163,7 +175,7 @@ def derivations_json(results):
 def derivations_text(results, console=None):
     import sympy as sp
 
-    from verify.latex import to_latex
+    from verify.derivations.latex import to_latex
 
     console = console or Console()
     for derivation, checks in results:

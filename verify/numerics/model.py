@@ -1,4 +1,4 @@
-"""The Hessian of L(p) = (1/N) Σ ℓ(u_iᵀ σ(K_i p), y_i) in the prompt p (SPEC D3).
+"""The prompt-attention model of SPEC §1 (keys, student–teacher) and the Hessian of L(p) = (1/N) Σ ℓ(u_iᵀ σ(K_i p), y_i) in the prompt p (SPEC D3).
 
     ∇L  = (1/N) Σ K_iᵀ J_i g_i,                      g_i = ∇_z ℓ_i
     ∇²L = (1/N) Σ K_iᵀ (J_i ∇²_z ℓ_i J_i + Σ_k g_ik ∇²σ_k) K_i
@@ -16,6 +16,7 @@ from scipy.sparse.linalg import LinearOperator, eigsh
 from verify.errors import InputError
 
 LOSSES = ("square", "logistic")
+KEY_KINDS = ("orthonormal", "closest", "gaussian")
 
 
 @dataclass(frozen=True)
@@ -40,16 +41,20 @@ class Problem:
         return self.K.shape[2]
 
 
-def _sigmoid(x):
+def sigmoid(x):
     return 0.5 * (1 + np.tanh(x / 2))
+
+
+def row_softmax(s):
+    """σ of every row of the logits s (N × n), shifted by each row's maximum."""
+    s = s - s.max(axis=1, keepdims=True)
+    z = np.exp(s)
+    return z / z.sum(axis=1, keepdims=True)
 
 
 def attention(problem, p):
     """(z, ŷ) for every example: z_i = σ(K_i p), ŷ_i = u_iᵀ z_i."""
-    s = problem.K @ p
-    s = s - s.max(axis=1, keepdims=True)
-    z = np.exp(s)
-    z /= z.sum(axis=1, keepdims=True)
+    z = row_softmax(problem.K @ p)
     return z, np.einsum("ij,ij->i", problem.u, z)
 
 
@@ -65,10 +70,10 @@ def _loss_derivatives(problem, yhat):
     if problem.loss == "square":
         return yhat - problem.y, np.ones_like(yhat)
     margin = problem.y * yhat
-    return -problem.y * _sigmoid(-margin), _sigmoid(margin) * _sigmoid(-margin)
+    return -problem.y * sigmoid(-margin), sigmoid(margin) * sigmoid(-margin)
 
 
-def _jacobian_times(z, v):
+def jacobian_times(z, v):
     """J(z_i) v_i for every example: z ∘ v − z (zᵀv)."""
     return z * v - z * np.einsum("ij,ij->i", z, v)[:, None]
 
@@ -76,7 +81,7 @@ def _jacobian_times(z, v):
 def gradient(problem, p):
     z, yhat = attention(problem, p)
     first, _ = _loss_derivatives(problem, yhat)
-    Ju = _jacobian_times(z, problem.u)
+    Ju = jacobian_times(z, problem.u)
     return np.einsum("ind,in->d", problem.K, first[:, None] * Ju) / len(problem.y)
 
 
@@ -84,7 +89,7 @@ def gauss_newton_factor(problem, p):
     """A (d × N) with GN = A Aᵀ: a_i = √(ℓ''_i / N) K_iᵀ J_i u_i."""
     z, yhat = attention(problem, p)
     _, second = _loss_derivatives(problem, yhat)
-    Ju = _jacobian_times(z, problem.u)
+    Ju = jacobian_times(z, problem.u)
     return np.einsum("ind,in->di", problem.K, Ju) * np.sqrt(second / len(problem.y))
 
 
@@ -92,7 +97,7 @@ def hvp(problem, p, exact=True):
     """v ↦ ∇²L v (or its Gauss–Newton part), matrix-free."""
     z, yhat = attention(problem, p)
     first, second = _loss_derivatives(problem, yhat)
-    Ju = _jacobian_times(z, problem.u)
+    Ju = jacobian_times(z, problem.u)
     N = len(problem.y)
     w = first[:, None] * problem.u * z  # w = g ∘ z
 
@@ -151,17 +156,32 @@ def hessian_spectrum(problem, p, exact=True, matrix_free=None, dense_limit=400):
     return HessianSpectrum(top, bottom, top / bottom, d, "lanczos")
 
 
-def random_problem(rng, N, n, d, loss_name="square", orthonormal=False, p_scale=1.0):
-    """Student–teacher data: K_i (orthonormal rows across all examples when asked: Assumption 2)."""
-    if orthonormal:
-        if d < n * N:
-            raise InputError(f"orthonormal keys need d ≥ nN; got d = {d} < {n * N}")
-        Q, _ = np.linalg.qr(rng.standard_normal((d, n * N)))
-        K = Q.T.reshape(N, n, d)
-    else:
-        K = rng.standard_normal((N, n, d)) / np.sqrt(d)
+def orthonormal_keys(rng, rows, d):
+    """K ∈ R^{rows×d} as close to K Kᵀ = I as d allows: orthonormal rows if d ≥ rows (Assumption 2),
+    else orthonormal columns (K Kᵀ a projector: the least violation, A2.dim)."""
+    Q, _ = np.linalg.qr(rng.standard_normal((max(rows, d), min(rows, d))))
+    return Q.T if d >= rows else Q
+
+
+def keys(rng, N, n, d, kind="gaussian"):
+    """Keys N × n × d: `orthonormal` (K Kᵀ = I_{nN}, needs d ≥ nN), `closest` (as close to it as d
+    allows) or `gaussian` (entries N(0, 1/d))."""
+    if kind not in KEY_KINDS:
+        raise InputError(f"key kind {kind!r} is not known; choose one of {', '.join(KEY_KINDS)}")
+    if kind == "orthonormal" and d < n * N:
+        raise InputError(f"orthonormal keys need d ≥ nN; got d = {d} < {n * N}")
+    if kind == "gaussian":
+        return rng.standard_normal((N, n, d)) / np.sqrt(d)
+    return orthonormal_keys(rng, n * N, d).reshape(N, n, d)
+
+
+def student_teacher(rng, N, n, d, loss_name="square", key_kind="gaussian", p_scale=1.0, logit_spread=None):
+    """The one fixed-decoder student–teacher problem: keys, values u, a teacher p* (scaled by `p_scale`,
+    or so that its largest logit is `logit_spread`) and the teacher's targets (realizable, SPEC §1)."""
+    K = keys(rng, N, n, d, key_kind)
     u = rng.standard_normal((N, n))
-    p_star = rng.standard_normal(d) * p_scale
+    p_star = rng.standard_normal(d)
+    p_star = p_star * p_scale if logit_spread is None else p_star * (logit_spread / max(np.abs(K @ p_star).max(), 1e-12))
     teacher = Problem(K, u, np.zeros(N), loss_name)
     _, yhat = attention(teacher, p_star)
     y = yhat if loss_name == "square" else np.where(yhat >= 0, 1.0, -1.0)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from verify.errors import InputError
+from verify.numerics.model import jacobian_times, keys as draw_keys, row_softmax, sigmoid
 
 LOSSES = ("square", "logistic")
 ATTENTIONS = ("softmax", "linear")
@@ -35,19 +36,11 @@ class Problem:
 
 def attention(model, p):
     s = model.K @ p
-    if model.attention == "linear":
-        return s
-    s = s - s.max(axis=1, keepdims=True)
-    z = np.exp(s)
-    return z / z.sum(axis=1, keepdims=True)
+    return s if model.attention == "linear" else row_softmax(s)
 
 
 def predict(model, p, v):
     return np.einsum("inm,m,in->i", model.X, v, attention(model, p))
-
-
-def _sigmoid(x):
-    return 0.5 * (1 + np.tanh(x / 2))
 
 
 def loss(model, p, v):
@@ -65,11 +58,11 @@ def gradients(model, p, v):
     if model.loss == "square":
         first = (yhat - model.y) / len(model.y)
     else:
-        first = -model.y * _sigmoid(-model.y * yhat) / len(model.y)
+        first = -model.y * sigmoid(-model.y * yhat) / len(model.y)
     if model.attention == "linear":
         back = u  # ∂ŷ/∂s = u
     else:
-        back = a * u - a * np.einsum("in,in->i", a, u)[:, None]  # J(a) u
+        back = jacobian_times(a, u)
     grad_p = np.einsum("ind,in->d", model.K, first[:, None] * back)
     grad_v = np.einsum("inm,in->m", model.X, first[:, None] * a) if model.train_v else np.zeros_like(v)
     return grad_p, grad_v
@@ -80,10 +73,7 @@ def gradients(model, p, v):
 
 def keys(rng, N, n, d, orthonormal):
     """Orthonormal rows across all nN keys (Assumption 2) when asked and d ≥ nN, else Gaussian/√d."""
-    if orthonormal and d >= n * N:
-        Q, _ = np.linalg.qr(rng.standard_normal((d, n * N)))
-        return Q.T.reshape(N, n, d)
-    return rng.standard_normal((N, n, d)) / np.sqrt(d)
+    return draw_keys(rng, N, n, d, "orthonormal" if orthonormal and d >= n * N else "gaussian")
 
 
 def student_teacher(rng, N, n, d, m=4, sparsity=2.0, noise=0.0, loss_name="square", attention_name="softmax",
@@ -91,7 +81,7 @@ def student_teacher(rng, N, n, d, m=4, sparsity=2.0, noise=0.0, loss_name="squar
     """A problem whose teacher logits spread over about `sparsity` (larger: more peaked attention)."""
     for name, value in (("N", N), ("n", n), ("d", d), ("m", m)):
         if value <= 0:
-            raise InputError(f"--{name} {value} must be positive")
+            raise InputError(f"{name} = {value} must be positive; give a positive whole number", name)
     if loss_name not in LOSSES or attention_name not in ATTENTIONS:
         raise InputError(f"loss {loss_name!r} / attention {attention_name!r}: choose a loss from {', '.join(LOSSES)} "
                          f"and an attention from {', '.join(ATTENTIONS)}")
@@ -174,7 +164,7 @@ class Run:
 def train(problem, optimizer, step_size, steps, record_every=None, p0=None, v0=None):
     """Run `optimizer` for `steps` steps from p0 (default 0) and v0 (default v* if v is fixed, else 0)."""
     if steps <= 0:
-        raise InputError(f"--steps {steps} must be positive")
+        raise InputError(f"steps = {steps} must be positive; give a positive whole number", "steps")
     model = problem.train
     default_p, default_v = start(problem)
     p = default_p if p0 is None else p0.copy()

@@ -15,13 +15,14 @@ import flint
 import mpmath as mp
 
 from verify import atomic
-from verify.cases import parse_case, read_json
-from verify.claims import constants_for, get_claim
+from verify.claims.cases import parse_case, read_json
+from verify.claims.record import constants_for
+from verify.claims.registry import get_claim
 from verify.errors import InputError
-from verify.numbers import bits_for, decimal, parse_number
-from verify.spectra import CurvatureSpectrum, arb_to_mpf, mpf_to_arb
+from verify.numerics.arb import all_eigenvalues, arb_to_mpf, jacobian_arb, mpf_to_arb, on_tangent, softmax_arb
+from verify.numerics.curvature import CurvatureSpectrum
+from verify.numerics.precision import CERTIFY_DPS, bits_for, decimal, parse_number
 
-CHECK_MIN_DPS = 50
 MAX_BITS = 1 << 16
 FIELDS = ("claim", "reading", "inputs", "lhs", "rhs", "margin", "dps")
 
@@ -68,7 +69,7 @@ def load_certificate(path):
     if not isinstance(data["dps"], int) or data["dps"] < 1:
         raise InputError(f"certificate {path!r} has dps {data['dps']!r}; give a positive whole number of digits")
     case = parse_case(data["inputs"], where=f"certificate {path} inputs")
-    with mp.workdps(max(data["dps"], CHECK_MIN_DPS) + 10):
+    with mp.workdps(max(data["dps"], CERTIFY_DPS) + 10):
         recorded = {k: parse_number(data[k], f"certificate {path} {k}") for k in ("lhs", "rhs", "margin")}
     recorded["inequality"] = data.get("inequality")
     return claim, data["reading"], case, recorded, data["dps"]
@@ -76,7 +77,7 @@ def load_certificate(path):
 
 def check_certificate(path):
     claim, reading, case, recorded, dps = load_certificate(path)
-    bits = bits_for(max(dps, CHECK_MIN_DPS))
+    bits = bits_for(max(dps, CERTIFY_DPS))
     while bits <= MAX_BITS:
         with flint.ctx.workprec(bits):
             q = rigorous_spectrum(case)
@@ -109,40 +110,16 @@ def _matches(recorded, ball):
         return abs(recorded - value) <= abs(value) * mp.mpf(10) ** -25
 
 
-def _eigenvalues(M):
-    """Rigorous real enclosures of all eigenvalues, or None if they cannot be isolated at this precision."""
-    values = flint.acb_mat(M).eig(multiple=True, nonstop=True)
-    if not all(v.is_finite() for v in values):
-        return None
-    return sorted((v.real for v in values), key=lambda a: a.mid())
-
-
-def _on_tangent(M, n):
-    """M restricted to T in the basis v_i = e_i − e_n: (VᵀV)⁻¹ VᵀMV, (VᵀV)⁻¹ = I − 11ᵀ/n (exact)."""
-    V = flint.arb_mat(n, n - 1)
-    for i in range(n - 1):
-        V[i, i] = 1
-        V[n - 1, i] = -1
-    gram_inv = flint.arb_mat(n - 1, n - 1)
-    for i in range(n - 1):
-        for j in range(n - 1):
-            gram_inv[i, j] = (1 if i == j else 0) - flint.arb(1) / n
-    return gram_inv * V.transpose() * M * V
-
-
 def rigorous_spectrum(case):
+    """Every eigenvalue of J H J on T, of H on T and of H as rigorous balls at the context precision
+    (None when they cannot be isolated there)."""
     n = case.n
-    exps = [mpf_to_arb(v).exp() for v in case.logits]
-    total = sum(exps)
-    z = [e / total for e in exps]
-    J = flint.arb_mat(n, n)
-    for i in range(n):
-        for j in range(n):
-            J[i, j] = z[i] * sum(z[k] for k in range(n) if k != i) if i == j else -z[i] * z[j]
+    z = softmax_arb(case.logits)
+    J = jacobian_arb(z)
     H = flint.arb_mat([[mpf_to_arb(v) for v in row] for row in case.H])
-    curvature = _eigenvalues(_on_tangent(J * H * J, n))
-    on_T = _eigenvalues(_on_tangent(H, n))
-    ambient = _eigenvalues(H)
+    curvature = all_eigenvalues(on_tangent(J * H * J, n))
+    on_T = all_eigenvalues(on_tangent(H, n))
+    ambient = all_eigenvalues(H)
     if curvature is None or on_T is None or ambient is None or not curvature[0] > 0:
         return None
     z_desc = tuple(sorted(z, key=lambda a: a.mid(), reverse=True))

@@ -11,10 +11,9 @@ import mpmath as mp
 import numpy as np
 
 from verify.errors import InputError
-from verify.numbers import decimal, parse_number
-from verify.softmax import on_simplex_error
+from verify.numerics.precision import PARSE_DPS, decimal, parse_number
+from verify.numerics.softmax import on_simplex_error
 
-CHECK_DPS = 50  # digits used to validate H (symmetry, definiteness)
 
 
 @dataclass(frozen=True)
@@ -39,9 +38,9 @@ class Case:
 
     def inputs(self):
         """The JSON case-file form (decimal strings), which `--case` and certificates read."""
-        with mp.workdps(CHECK_DPS):
+        with mp.workdps(PARSE_DPS):
             if self.given == "z":
-                coefficients = {"z": [decimal(mp.exp(v), CHECK_DPS) for v in self.logits]}
+                coefficients = {"z": [decimal(mp.exp(v), PARSE_DPS) for v in self.logits]}
             else:
                 coefficients = {"logits": [_exact(v) for v in self.logits]}
             out = dict(coefficients, H=[[_exact(v) for v in row] for row in self.H])
@@ -80,7 +79,7 @@ def parse_case(data, where="case", require_H=True):
     """A validated Case, or InputError naming the bad value and the fix (H may be None if not required)."""
     if not isinstance(data, dict):
         raise InputError(f"{where} must be a JSON object with \"z\" or \"logits\" and \"H\"; got {type(data).__name__}")
-    with mp.workdps(CHECK_DPS):
+    with mp.workdps(PARSE_DPS):
         logits, given = _coefficients(data, where)
         n = len(logits)
         H = _matrix(data.get("H"), n, where) if require_H or data.get("H") is not None else None

@@ -21,7 +21,7 @@ import mpmath as mp
 import numpy as np
 
 from verify.errors import InputError
-from verify.softmax import on_simplex_error
+from verify.numerics.softmax import on_simplex_error
 
 
 

@@ -50,6 +50,14 @@ def jacobian(z):
     return J
 
 
+def jacobian_symbolic(z):
+    """J(z) = diag(z) − z zᵀ as a SymPy matrix of the entries z (symbols or expressions; D1)."""
+    import sympy as sp  # only the symbolic callers pay for loading SymPy
+
+    n = len(z)
+    return sp.Matrix(n, n, lambda i, k: z[i] * (int(i == k) - z[k]))
+
+
 def hessian_tensor(z):
     """∂²σ_k/∂s_a∂s_b = σ_k[(δ_ka − σ_a)(δ_kb − σ_b) − σ_a(δ_ab − σ_b)], as T[k, a, b].
 

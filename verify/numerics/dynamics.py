@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from verify import phessian
+from verify.numerics import model
 
 
 def predicted_rate(eigenvalues, eta):
@@ -33,11 +33,11 @@ def observed_rate(problem, p_star, eta, rng, start=1e-5, floor=1e-7, max_steps=2
     p = p_star + start * direction / np.linalg.norm(direction)
     residuals = []
     for _ in range(max_steps):
-        _, yhat = phessian.attention(problem, p)
+        _, yhat = model.attention(problem, p)
         residuals.append(np.linalg.norm(yhat - problem.y))
         if residuals[-1] < floor * residuals[0] or residuals[-1] > 1e6 * residuals[0]:
             break
-        p = p - eta * phessian.gradient(problem, p)
+        p = p - eta * model.gradient(problem, p)
     logs = np.log(np.array(residuals))
     window = np.nonzero(logs <= logs[0] + np.log(1e-2))[0]
     if len(window) < 5:

@@ -2,14 +2,14 @@
 adversarial search (`target` on the margin) that shrinks a failure to the
 smallest n and the simplest numbers (integers) that still fail.
 """
-import functools
 from dataclasses import dataclass
 
 import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings, target
 from hypothesis import strategies as st
 
-from verify.cases import Case
+from verify.claims.cases import Case
+from verify.numerics.model import orthonormal_keys
 
 LOGIT_FLOOR = -700  # e^{-700} ≈ 1e-304: tiny coefficients, the paper's regime
 
@@ -43,12 +43,6 @@ def random_cases(rng, count, n_range=(2, 10)):
         yield Case.from_arrays(_random_logits(rng, n), _random_spd(rng, n))
 
 
-def random_orthonormal_keys(rng, rows, d):
-    """K ∈ R^{rows×d} with K Kᵀ = I (needs d ≥ rows): Assumption 2."""
-    Q, _ = np.linalg.qr(rng.standard_normal((d, rows)))
-    return Q.T
-
-
 def random_examples(rng, N, n, extra):
     """N examples (log z_i, H_i) with moderate logits and keys with K Kᵀ = I, d = nN + extra (T2.multi)."""
     log_zs, Hs = [], []
@@ -56,7 +50,7 @@ def random_examples(rng, N, n, extra):
         s = -10 ** rng.uniform(-1, 1.5) * rng.random(n)
         log_zs.append(s - np.log(np.sum(np.exp(s))))
         Hs.append(_random_spd(rng, n))
-    return log_zs, Hs, random_orthonormal_keys(rng, n * N, n * N + extra)
+    return log_zs, Hs, orthonormal_keys(rng, n * N, n * N + extra)
 
 
 def random_multi_cases(rng, count):
@@ -144,21 +138,3 @@ def adversarial_multi(claim, seed_value, max_examples, decide):
     except _Counterexample as failure:
         return Found(failure.case, count[0])
     return Found(None, count[0])
-
-
-@functools.lru_cache(maxsize=1)
-def kappa_bound_monotonicity():
-    """T2.eq47.kappa: sign of d/dR of (L/μ) R⁻², derived by SymPy for all L, μ, R > 0
-    (the symbols' assumptions decide the sign of the derivative)."""
-    import sympy as sp
-
-    L, mu, R = sp.symbols("L mu R", positive=True)
-    bound = (L / mu) * R**-2
-    derivative = sp.diff(bound, R)
-    sign = "negative" if derivative.is_negative else "not proved"
-    return {
-        "derivative": sp.sstr(derivative),
-        "sign": sign,
-        "verdict": "PROVED" if sign == "negative" else "INCONCLUSIVE",
-        "meaning": "the implied lower bound on κ shrinks as R grows" if sign == "negative" else "",
-    }

@@ -1,4 +1,4 @@
-"""LaTeX export: derivations (verify.symbolic) and claim statements (verify.claims).
+"""LaTeX export: derivations (verify.derivations) and claim statements (verify.claims.registry).
 
 Expressions go through SymPy's LatexPrinter, subclassed for our own objects (BlockDiag,
 Diag, the σ and s indexed bases); math delimiters are added once, where a snippet is
@@ -10,9 +10,9 @@ from pathlib import Path
 from sympy.printing.latex import LatexPrinter
 
 from verify import atomic
-from verify.claims import CLAIMS
+from verify.claims.registry import CLAIMS
 from verify.errors import InputError
-from verify.symbolic import DERIVATIONS
+from verify.derivations.registry import DERIVATIONS
 
 
 class VerifyLatexPrinter(LatexPrinter):
@@ -157,7 +157,7 @@ def export(out_dir="derivations"):
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise InputError(f"--out {out_dir!r} cannot be created ({error.strerror}); give a writable folder") from None
+        raise InputError(f"the output folder {out_dir!r} cannot be created ({error.strerror}); give a writable folder", "out") from None
     files = {snippet_name(d): derivation_snippet(d) for d in DERIVATIONS}
     files["claims.tex"] = claims_section()
     files["derivations.tex"] = document()
@@ -165,7 +165,7 @@ def export(out_dir="derivations"):
     try:
         return [str(atomic.write_text(out / name, body)) for name, body in contents.items()]
     except PermissionError:
-        raise InputError(f"--out {out_dir!r} is not writable; give a folder you can write to") from None
+        raise InputError(f"the output folder {out_dir!r} is not writable; give a folder you can write to", "out") from None
 
 
 def _no_trailing_space(body):

@@ -1,85 +1,18 @@
-"""Reviewer-requested experiments (SPEC §5) on the synthetic prompt-attention model.
+"""The seven reviewer-requested experiments (SPEC §5) on the synthetic prompt-attention model:
+optimizers, conditioning, estimation, sparse-target, losses, joint, regimes.
 
-Each experiment returns an `ExperimentResult` (its curves as rows, a figure, and findings:
-one sentence each, with the numbers behind it); `run_experiments` writes per experiment a
-CSV and a PNG under the output folder, and a summary.md that gathers the findings.
-Same seed, same numbers.
+Each returns an `ExperimentResult` (its curves as rows, a figure, and findings: one sentence
+each, with the numbers behind it).  Same seed, same numbers.
 """
-import csv
-import io
-import json
 import math
-import time
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import replace
 
 import numpy as np
 
-from verify import atomic, phessian
-from verify.errors import InputError
-from verify.training import GD_GRID, OPTIMIZERS, STEP_GRIDS, best_run, student_teacher
-
-LABEL = {"gd": "GD (best fixed step)", "adam": "Adam", "ngd": "normalized GD"}
-COLOR = {"gd": "tab:blue", "adam": "tab:orange", "ngd": "tab:green"}
-
-
-@dataclass(frozen=True)
-class Scale:
-    name: str
-    n: int
-    N: int
-    d_over: int  # ≥ nN: Assumption 2 holds (orthonormal keys)
-    d_under: int  # < nN
-    steps: int
-    sparsities: tuple
-    ns: tuple
-
-
-QUICK = Scale("quick", n=6, N=12, d_over=80, d_under=24, steps=600, sparsities=(1.0, 4.0, 8.0), ns=(4, 8))
-FULL = Scale("full", n=8, N=32, d_over=288, d_under=64, steps=3000, sparsities=(0.5, 1.0, 2.0, 4.0, 8.0, 12.0), ns=(4, 8, 16))
-
-
-@dataclass(frozen=True)
-class ExperimentResult:
-    name: str
-    columns: tuple
-    rows: list
-    figure: object = field(repr=False)  # a matplotlib Figure
-    findings: tuple  # one sentence each, numbers included
-    numbers: dict
-
-
-def _problem(rng, scale, n=None, d=None, sparsity=4.0, **kwargs):
-    n = n or scale.n
-    d = d or scale.d_over
-    return student_teacher(rng, scale.N, n, d, sparsity=sparsity, orthonormal=True, **kwargs)
-
-
-from verify.training import steps_to as _steps_to
-
-
-def _figure(title, xlabel, ylabel, logy=True, logx=False):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    ax.set_title(title, fontsize=11)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    if logy:
-        ax.set_yscale("log")
-    if logx:
-        ax.set_xscale("symlog", linthresh=10)
-    return fig, ax
-
-
-def _floor(values):
-    return np.maximum(values, 1e-16)
-
-
-# ---------------------------------------------------------------- optimizers
+from verify.experiments.common import COLOR, LABEL, ExperimentResult, figure, floor, problem_for
+from verify.experiments import training
+from verify.experiments.training import OPTIMIZERS, best_run, steps_to, student_teacher
+from verify.numerics import model as prompt_model
 
 
 def optimizers(rng, scale, progress=None):
@@ -90,7 +23,7 @@ def optimizers(rng, scale, progress=None):
         if progress:
             progress(index / len(settings))
         d = max(scale.d_over, n * scale.N) if regime == "over" else scale.d_under
-        base = _problem(rng, scale, n=n, d=d, sparsity=sparsity)
+        base = problem_for(rng, scale, n=n, d=d, sparsity=sparsity)
         for attention in ("softmax", "linear"):
             problem = replace(base, train=replace(base.train, attention=attention), test=replace(base.test, attention=attention))
             runs = {o: best_run(problem, o, scale.steps) for o in OPTIMIZERS}
@@ -99,7 +32,7 @@ def optimizers(rng, scale, progress=None):
                          for t, l in zip(run.steps, run.train_loss)]
             outcomes.append(dict(sparsity=sparsity, n=n, d=d, regime=regime, attention=attention,
                                  final={o: runs[o].final_loss for o in OPTIMIZERS},
-                                 steps_to={o: _steps_to(runs[o]) for o in OPTIMIZERS},
+                                 steps_to={o: steps_to(runs[o]) for o in OPTIMIZERS},
                                  start=runs["gd"].train_loss[0], runs=runs))
     softmax = [o for o in outcomes if o["attention"] == "softmax"]
     wins = [o for o in softmax if _advantage(o) > 1]
@@ -111,13 +44,13 @@ def optimizers(rng, scale, progress=None):
         _ngd_finding(softmax),
         _linear_finding(outcomes),
     ]
-    fig, ax = _figure(f"Training loss, sparsity {best['sparsity']:g}, n = {best['n']}, d = {best['d']}: where Adam helps most",
+    fig, ax = figure(f"Training loss, sparsity {best['sparsity']:g}, n = {best['n']}, d = {best['d']}: where Adam helps most",
                       "step", "training loss")
     linear = next(o for o in outcomes if o["attention"] == "linear" and all(o[k] == best[k] for k in ("sparsity", "n", "d")))
     for o in OPTIMIZERS:
-        ax.plot(best["runs"][o].steps, _floor(best["runs"][o].train_loss), color=COLOR[o],
+        ax.plot(best["runs"][o].steps, floor(best["runs"][o].train_loss), color=COLOR[o],
                 label=f"{LABEL[o]}, softmax (step {best['runs'][o].step_size:.3g})")
-        ax.plot(linear["runs"][o].steps, _floor(linear["runs"][o].train_loss), color=COLOR[o], linestyle="--",
+        ax.plot(linear["runs"][o].steps, floor(linear["runs"][o].train_loss), color=COLOR[o], linestyle="--",
                 label=f"{LABEL[o]}, linear attention")
     ax.legend(fontsize=7, ncol=2)
     numbers = {"settings": len(softmax), "adam_wins": len(wins),
@@ -180,17 +113,15 @@ def _linear_finding(outcomes):
 
 
 def _R_and_kappa(model, p, v):
-    from verify.training import attention
-
-    z = attention(model, p)
+    z = training.attention(model, p)
     R = float(np.max(z.max(axis=1) / z.min(axis=1)))
-    problem = phessian.Problem(model.K, model.X @ v, model.y, model.loss)
-    return R, float(phessian.gauss_newton_spectrum(problem, p).kappa)
+    problem = prompt_model.Problem(model.K, model.X @ v, model.y, model.loss)
+    return R, float(prompt_model.gauss_newton_spectrum(problem, p).kappa)
 
 
 def conditioning(rng, scale, progress=None):
     """R = max_i z_max/z_min and κ of the local (Gauss–Newton) p-Hessian along training."""
-    problem = _problem(rng, scale, sparsity=max(scale.sparsities))
+    problem = problem_for(rng, scale, sparsity=max(scale.sparsities))
     rows, curves = [], {}
     for index, o in enumerate(OPTIMIZERS):
         if progress:
@@ -241,7 +172,7 @@ def estimation(rng, scale, progress=None, noise=0.1):
         runs[o] = best_run(problem, o, scale.steps)
         rows += [(o, runs[o].step_size, int(t), float(a), float(b), float(c))
                  for t, a, b, c in zip(runs[o].steps, runs[o].train_loss, runs[o].test_loss, runs[o].p_error)]
-    fig, ax = _figure(f"Optimization vs estimation error (d = {scale.d_under}, N = {8 * scale.d_under}, label noise {noise:g})",
+    fig, ax = figure(f"Optimization vs estimation error (d = {scale.d_under}, N = {8 * scale.d_under}, label noise {noise:g})",
                       "step", "value")
     for o, run in runs.items():
         style = "-" if o == "gd" else "--"
@@ -262,10 +193,8 @@ def estimation(rng, scale, progress=None, noise=0.1):
 
 def sparse_target(rng, scale, progress=None):
     """A one-hot target attention (y_i = the value of the teacher's top token): ‖p_t‖ must grow without bound."""
-    problem = _problem(rng, scale, sparsity=4.0)
-    from verify.training import attention
-
-    top = np.argmax(attention(problem.train, problem.p_star), axis=1)
+    problem = problem_for(rng, scale, sparsity=4.0)
+    top = np.argmax(training.attention(problem.train, problem.p_star), axis=1)
     values = problem.train.X @ problem.v_star
     hard = values[np.arange(len(top)), top]
     problem = replace(problem, train=replace(problem.train, y=hard))
@@ -276,7 +205,7 @@ def sparse_target(rng, scale, progress=None):
             progress(index / len(OPTIMIZERS))
         runs[o] = best_run(problem, o, steps, record_every=2)  # dense records: the log-scale plot starts at step 2
         rows += [(o, runs[o].step_size, int(t), float(a), float(b)) for t, a, b in zip(runs[o].steps, runs[o].p_norm, runs[o].train_loss)]
-    fig, ax = _figure("‖p_t‖ with a one-hot target attention: the prompt must diverge", "step (log scale)", "‖p_t‖",
+    fig, ax = figure("‖p_t‖ with a one-hot target attention: the prompt must diverge", "step (log scale)", "‖p_t‖",
                       logy=False, logx=True)
     findings = []
     fits = {}
@@ -305,22 +234,22 @@ def _compare(rng, scale, variants, title, progress, name):
             run = best_run(problem, o, scale.steps)
             results[(label, o)] = run
             rows += [(label, o, run.step_size, int(t), float(l), float(l / run.train_loss[0])) for t, l in zip(run.steps, run.train_loss)]
-    fig, ax = _figure(title, "step", "training loss / its start")
+    fig, ax = figure(title, "step", "training loss / its start")
     for (label, o), run in results.items():
-        ax.plot(run.steps, _floor(run.train_loss / run.train_loss[0]), color=COLOR[o],
+        ax.plot(run.steps, floor(run.train_loss / run.train_loss[0]), color=COLOR[o],
                 linestyle=("-", "--", ":")[[v[0] for v in variants].index(label)], label=f"{label}, {LABEL[o]}")
     ax.legend(fontsize=8)
     findings = [f"{label} with {LABEL[o]}: training loss {run.train_loss[-1]:.3g} after {run.steps[-1]} steps "
-                f"({run.train_loss[-1] / run.train_loss[0]:.2g} of its start; 1000× reached at step {_steps_to(run) or 'never'})."
+                f"({run.train_loss[-1] / run.train_loss[0]:.2g} of its start; 1000× reached at step {steps_to(run) or 'never'})."
                 for (label, o), run in results.items()]
     numbers = {f"{label}/{o}": {"final": float(r.train_loss[-1]), "relative": float(r.train_loss[-1] / r.train_loss[0]),
-                                "steps_to_1000x": _steps_to(r)} for (label, o), r in results.items()}
+                                "steps_to_1000x": steps_to(r)} for (label, o), r in results.items()}
     return ExperimentResult(name, ("variant", "optimizer", "step_size", "step", "train_loss", "relative_loss"), rows, fig,
                             tuple(findings), numbers)
 
 
 def losses(rng, scale, progress=None):
-    square = _problem(rng, scale, sparsity=4.0)
+    square = problem_for(rng, scale, sparsity=4.0)
     logistic = student_teacher(np.random.default_rng(rng.integers(2**32)), scale.N, scale.n, scale.d_over, sparsity=4.0,
                                loss_name="logistic", orthonormal=True)
     result = _compare(rng, scale, [("square loss", square), ("logistic loss", logistic)],
@@ -341,18 +270,18 @@ def logistic_floor(problem):
 
 
 def joint(rng, scale, progress=None):
-    base = _problem(rng, scale, sparsity=4.0)
+    base = problem_for(rng, scale, sparsity=4.0)
     both = replace(base, train=replace(base.train, train_v=True), test=replace(base.test, train_v=True))
     return _compare(rng, scale, [("p only (v = v*)", base), ("v and p jointly", both)],
                     "Training the prompt alone vs the decoder and prompt jointly", progress, "joint")
 
 
 def regimes(rng, scale, progress=None):
-    over = _problem(rng, scale, sparsity=4.0, d=scale.d_over)
+    over = problem_for(rng, scale, sparsity=4.0, d=scale.d_over)
     under = student_teacher(np.random.default_rng(rng.integers(2**32)), scale.N, scale.n, scale.d_under, sparsity=4.0, orthonormal=False)
     result = _compare(rng, scale, [(f"over-parameterized d = {scale.d_over}", over), (f"under-parameterized d = {scale.d_under}", under)],
                       f"Over- vs under-parameterized prompt (nN = {scale.n * scale.N})", progress, "regimes")
-    kappas = {label: float(phessian.gauss_newton_spectrum(phessian.Problem(p.train.K, p.train.X @ p.v_star, p.train.y), p.p_star).kappa)
+    kappas = {label: float(prompt_model.gauss_newton_spectrum(prompt_model.Problem(p.train.K, p.train.X @ p.v_star, p.train.y), p.p_star).kappa)
               for label, p in ((f"over-parameterized d = {scale.d_over}", over), (f"under-parameterized d = {scale.d_under}", under))}
     sentence = "κ of the Gauss–Newton p-Hessian at the teacher: " + "; ".join(f"{k} {v:.3g}" for k, v in kappas.items()) + "."
     return replace(result, findings=result.findings + (sentence,), numbers=result.numbers | {"kappa_at_teacher": kappas})
@@ -367,63 +296,3 @@ EXPERIMENTS = {
     "joint": joint,
     "regimes": regimes,
 }
-
-
-# ---------------------------------------------------------------- running and writing
-
-
-def run_experiments(names=None, scale=QUICK, out_dir="results", seed=0, progress=None):
-    """Run the named experiments (all by default), write their files, return the results and paths."""
-    names = list(names or EXPERIMENTS)
-    unknown = [n for n in names if n not in EXPERIMENTS]
-    if unknown:
-        raise InputError(f"unknown experiment {unknown[0]!r}; choose from {', '.join(EXPERIMENTS)}")
-    atomic.check_out_dir(out_dir)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    results, seconds = [], {}
-    for index, name in enumerate(names):
-        started = time.perf_counter()
-        rng = np.random.default_rng([seed, index])
-        inner = (lambda fraction, i=index, n=name: progress((i + fraction) / len(names), n)) if progress else None
-        result = EXPERIMENTS[name](rng, scale, inner)
-        seconds[name] = time.perf_counter() - started
-        _write(out, result)
-        results.append(result)
-    if progress:
-        progress(1.0, "done")
-    atomic.write_text(out / "summary.md", summary(results, scale, seed, seconds))
-    return results
-
-
-def _write(out, result):
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(result.columns)
-    writer.writerows(result.rows)
-    atomic.write_text(out / f"{result.name}.csv", buffer.getvalue())
-    image = io.BytesIO()
-    result.figure.tight_layout()
-    result.figure.savefig(image, format="png", dpi=110)
-    import matplotlib.pyplot as plt
-
-    plt.close(result.figure)
-    atomic.write_bytes(out / f"{result.name}.png", image.getvalue())
-
-
-def summary(results, scale, seed, seconds):
-    from verify.versions import package_versions
-
-    lines = ["# Reviewer-requested experiments", "",
-             f"Synthetic student–teacher prompt attention (SPEC §5), `{scale.name}` settings: n = {scale.n}, N = {scale.N}, "
-             f"d = {scale.d_over} (over-parameterized, orthonormal keys) or {scale.d_under} (under), {scale.steps} steps per run "
-             f"(4× for sparse-target). Seed {seed}. Step sizes: the best of GD {list(GD_GRID)} × 1/L₀ (L₀ the largest Hessian "
-             f"eigenvalue at the start), " + ", ".join(f"{o} {list(STEP_GRIDS[o])}" for o in STEP_GRIDS)
-             + ", by the steps needed to cut the training loss 1000× (else the final loss).", ""]
-    for result in results:
-        lines += [f"## {result.name}", "", f"Files: `{result.name}.csv`, `{result.name}.png` ({seconds[result.name]:.1f} s).", ""]
-        lines += [f"- {sentence}" for sentence in result.findings]
-        lines.append("")
-    lines += ["## Reproducibility", "", "```json", json.dumps({"seed": seed, "scale": scale.name, "versions": package_versions()}, indent=2),
-              "```", ""]
-    return "\n".join(lines)

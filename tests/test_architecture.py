@@ -1,0 +1,100 @@
+"""The layout is the architecture: layers import only downwards, no import cycles, short modules
+that say what they hold, and a public API that is exactly `verify.__all__`."""
+import ast
+from pathlib import Path
+
+import pytest
+
+import verify
+
+PACKAGE = Path(verify.__file__).parent
+LEAVES = {"verify.errors", "verify.atomic", "verify.versions"}
+ALLOWED = {  # layer -> the layers it may import (besides itself and the leaf modules)
+    "numerics": set(),
+    "claims": {"numerics"},
+    "derivations": {"numerics", "claims"},
+    "experiments": {"numerics"},
+}
+MAX_LINES = 400
+
+
+def _modules():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        yield name, path
+
+
+def _imports(path):
+    """Every verify module imported anywhere in the file (top level or inside a function)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("verify")}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("verify"):
+            found |= {f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in MODULES else node.module for a in node.names}
+    return found
+
+
+MODULES = dict(_modules())
+GRAPH = {name: {m for m in _imports(path) if m in MODULES and m != name} for name, path in MODULES.items()}
+
+
+def _layer(name):
+    parts = name.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in ALLOWED) else None
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_each_layer_imports_only_downwards(name):
+    layer = _layer(name)
+    if layer is None:
+        return  # the top: cli, render, plots, api, __init__
+    for target in GRAPH[name]:
+        if target in LEAVES:
+            continue
+        assert _layer(target) in ALLOWED[layer] | {layer}, f"{name} ({layer}) imports {target}"
+
+
+def test_leaf_modules_import_nothing_but_errors():
+    for leaf in LEAVES:
+        assert GRAPH[leaf] <= {"verify.errors"}, f"{leaf} imports {GRAPH[leaf]}"
+
+
+def test_no_import_cycle():
+    state = {}
+
+    def visit(node, stack):
+        state[node] = "open"
+        for target in GRAPH[node]:
+            if target.startswith(node + ".") or node.startswith(target + "."):
+                continue  # a package and its own submodules
+            if state.get(target) == "open":
+                raise AssertionError("import cycle: " + " -> ".join(stack + [node, target]))
+            if target not in state:
+                visit(target, stack + [node])
+        state[node] = "done"
+
+    for name in sorted(GRAPH):
+        if name not in state:
+            visit(name, [])
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_modules_are_short_and_say_what_they_hold(name):
+    source = MODULES[name].read_text()
+    assert len(source.splitlines()) <= MAX_LINES, f"{name} has {len(source.splitlines())} lines"
+    assert ast.get_docstring(ast.parse(source)), f"{name} has no module docstring"
+
+
+def test_public_api_is_exactly_all_and_documented():
+    for name in verify.__all__:
+        value = getattr(verify, name)
+        assert value.__doc__, f"verify.{name} has no docstring"
+    from verify import api
+
+    assert sorted(verify.__all__) == sorted(api.__all__)
+    for name in verify.__all__:
+        assert getattr(verify, name) is getattr(api, name)
+    with pytest.raises(AttributeError):
+        verify.not_a_public_name  # noqa: B018

@@ -1,0 +1,95 @@
+"""The claim record, its inequalities, the readings of L and μ, and a claim's evaluation at a spectrum.
+
+A claim's `sides(q, L, mu)` maps a spectrum `q` (a CurvatureSpectrum whose
+values are mpf numbers or python-flint arb balls) and the constants of the
+chosen reading to the inequalities it asserts.  The same formula serves the
+search, case mode and the independent certificate check.
+"""
+from dataclasses import dataclass, field
+from typing import Callable
+
+import mpmath as mp
+
+
+TANGENT = "tangent-exact"
+AMBIENT = "ambient-bounds"
+READINGS = (TANGENT, AMBIENT)
+
+READING_TEXT = {
+    TANGENT: "L, μ are the extreme eigenvalues of H restricted to T = 1^⊥",
+    AMBIENT: "L, μ are any constants with μI ≼ H ≼ LI on R^n (case mode: the extreme eigenvalues of H)",
+}
+
+
+@dataclass(frozen=True)
+class Inequality:
+    label: str
+    lhs: object
+    rhs: object
+    relation: str  # ">=" or "<="
+
+    def log_margin(self, log):
+        """ln(lhs/rhs), signed so that ≥ 0 means the inequality holds."""
+        margin = log(self.lhs / self.rhs)
+        return margin if self.relation == ">=" else -margin
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    statement: str
+    latex: str
+    hypotheses: tuple
+    readings: tuple  # (None,) when the claim has one reading
+    sides: Callable = field(repr=False, default=None)  # T2 inequalities at a spectrum
+    min_n: int = 2
+    multi: bool = False  # needs several examples (T2.multi)
+    checker: Callable = field(repr=False, default=None)  # (rng, settings) -> (verdict, evidence), A2 claims
+    command: str = "theorem2"
+
+
+def constants_for(reading, q, L=None, mu=None):
+    """(L, μ) of a reading: tangent-exact from H on T; ambient-bounds from H on R^n or as given."""
+    if reading == TANGENT:
+        return q.L_T, q.mu_T
+    return (q.L_amb if L is None else L), (q.mu_amb if mu is None else mu)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A claim's two sides at one case; the binding (smallest-margin) inequality is reported."""
+
+    claim: str
+    reading: object
+    label: str
+    lhs: object
+    rhs: object
+    relation: str
+    margin: object  # ln(lhs/rhs) signed: ≥ 0 holds
+    tolerance: float  # |margin| below this cannot be decided at this precision
+
+    @property
+    def decided(self):
+        return abs(self.margin) > self.tolerance
+
+    @property
+    def holds(self):
+        return self.margin >= 0 or not self.decided
+
+
+def evaluate(claim, reading, q, L=None, mu=None):
+    """Every inequality of `claim` at spectrum q (mpf values); the worst one decides."""
+    L_r, mu_r = constants_for(reading, q, L, mu) if reading else (None, None)
+    work = (q.dps or 15) + 10
+    with mp.workdps(work):
+        inequalities = claim.sides(q, L_r, mu_r)
+        tolerance = 8 * q.rel_err
+        rows = []
+        for ineq in inequalities:
+            if ineq.relation == "==":
+                margin = tolerance * 4 - abs(mp.log(ineq.lhs / ineq.rhs))
+                rows.append((margin, ineq))
+            else:
+                rows.append((ineq.log_margin(mp.log), ineq))
+        margin, worst = min(rows, key=lambda row: row[0])
+    return Evaluation(claim.id, reading, worst.label, worst.lhs, worst.rhs, worst.relation, margin, tolerance)

@@ -1,0 +1,129 @@
+"""Result types of the claim commands: typed evidence, one claim's result, and a command's report.
+
+Evidence records say what was searched and found; each documents its fields (as scipy's
+OptimizeResult does) and turns itself into JSON with `to_json` (fields left None are omitted).
+The CLI renders them by type, never by guessing from keys.
+"""
+import dataclasses
+from dataclasses import dataclass, field
+
+from verify.versions import package_versions
+
+
+class Evidence:
+    """Base of every evidence record: JSON is its fields in declared order, None fields left out."""
+
+    def to_json(self):
+        return {f.name: _json(getattr(self, f.name)) for f in dataclasses.fields(self) if getattr(self, f.name) is not None}
+
+    def with_(self, **changes):
+        return dataclasses.replace(self, **changes)
+
+
+def _json(value):
+    if isinstance(value, Evidence):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return [_json(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Counterexample(Evidence):
+    """The smallest failing case found: its size, its case-file inputs, the binding inequality and its sides
+    (decimal strings at the certificate's precision; margin = ln(lhs/rhs), ≥ 0 holds)."""
+
+    n: int
+    inputs: dict
+    inequality: str
+    lhs: str
+    rhs: str
+    margin: str
+
+
+@dataclass(frozen=True)
+class SearchEvidence(Evidence):
+    """A single-example claim's search: random cases decided, Hypothesis examples run, re-decisions at
+    higher precision, the worst (smallest) ln-margin seen and the n where it was seen, the random
+    counterexamples; then, where they apply, the symbolic dependence on R (T2.eq47.kappa), the n = 2
+    proof, whether the counterexample was shrunk, the counterexample, a note and the certificate check."""
+
+    samples: int
+    adversarial_examples: int
+    precise_rechecks: int
+    worst_margin: object
+    worst_case_n: object
+    random_counterexamples: int
+    dependence_on_R: object = None
+    two_tokens: object = None
+    shrunk: object = None
+    counterexample: object = None
+    note: object = None
+    certificate_check: object = None
+
+
+@dataclass(frozen=True)
+class MultiEvidence(Evidence):
+    """T2.multi's search: multi-example cases, Hypothesis examples, the worst relative gap |ln(dense κ / block κ)|
+    with its error estimate, the disagreements found, and a note."""
+
+    samples: int
+    adversarial_examples: int
+    worst_relative_gap: object
+    worst_gap_tolerance: object
+    counterexamples: int
+    note: object = None
+
+
+@dataclass(frozen=True)
+class RecordEvidence(Evidence):
+    """Base of the Assumption 2 checkers' evidence: a flat record of named measurements."""
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """One claim under one reading: its statement, verdict (PROVED, CERTIFIED, HOLDS, REFUTED,
+    INCONCLUSIVE), typed evidence, and the certificate path when REFUTED."""
+
+    id: str
+    reading: object
+    statement: str
+    latex: str
+    verdict: str
+    evidence: Evidence
+    certificate: object = None
+
+    def to_json(self):
+        out = {k: getattr(self, k) for k in ("id", "reading", "statement", "latex", "verdict")}
+        out["evidence"] = self.evidence.to_json()
+        out["certificate"] = self.certificate
+        return out
+
+
+@dataclass(frozen=True)
+class Report:
+    """A claim command's report: seed, digits, sample budget, one ClaimResult per (claim, reading),
+    wall time, and the package versions (every run is reproducible)."""
+
+    seed: int
+    dps: int
+    samples: int
+    claims: tuple
+    seconds: float
+    versions: dict = field(default_factory=package_versions)
+    command: str = "theorem2"
+
+    def to_json(self):
+        return {
+            "command": self.command,
+            "seed": self.seed,
+            "dps": self.dps,
+            "samples": self.samples,
+            "seconds": round(self.seconds, 3),
+            "versions": self.versions,
+            "claims": [c.to_json() for c in self.claims],
+        }
+
+    @property
+    def refuted(self):
+        return [c for c in self.claims if c.verdict == "REFUTED"]

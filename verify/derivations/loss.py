@@ -1,0 +1,176 @@
+"""D3 and D4: the gradient and Hessian of L(p), and Eq. (16), the quadratic approximation of one GD step."""
+import mpmath as mp
+import numpy as np
+import sympy as sp
+
+from verify.derivations.records import (Step, hessian_formula, jacobian_formula, numeric, softmax_mp, vanishes_in_p)
+from verify.numerics import model
+
+
+def small_problem(n, N, d, seed, loss):
+    rng = np.random.default_rng(seed)
+    K = [[[int(v) for v in row] for row in rng.integers(-2, 3, (n, d))] for _ in range(N)]
+    u = [[int(v) for v in row] for row in rng.integers(-2, 3, (N, n))]
+    y = [sp.Symbol(f"y{i + 1}") for i in range(N)] if loss == "square" else [1 if v > 0 else -1 for v in rng.standard_normal(N)]
+    return K, u, y
+
+
+def _loss_terms(loss):
+    yhat, y = sp.symbols("yhat y")
+    ell = sp.Rational(1, 2) * (yhat - y) ** 2 if loss == "square" else sp.log(1 + sp.exp(-y * yhat))
+    return ell, yhat, y
+
+
+def d3_closed_hessian(K, u, y, p, loss, z_of):
+    """(1/N) Σ K_iᵀ (J_i ℓ''_i u uᵀ J_i + Σ_k g_ik ∇²σ_k) K_i with g_i = ℓ'_i u_i (D3)."""
+    ell, yhat_s, y_s = _loss_terms(loss)
+    N, d = len(K), len(p)
+    total = sp.zeros(d, d)
+    for i in range(N):
+        z = z_of(i)
+        n = len(z)
+        Ki = sp.Matrix(K[i])
+        ui = sp.Matrix(u[i])
+        yhat = (ui.T * sp.Matrix(z))[0]
+        first = sp.diff(ell, yhat_s).subs({yhat_s: yhat, y_s: y[i]})
+        second = sp.diff(ell, yhat_s, 2).subs({yhat_s: yhat, y_s: y[i]})
+        J = jacobian_formula(z)
+        T = hessian_formula(z)
+        g = first * ui
+        curvature = J * ui * ui.T * J * second + sp.Matrix(n, n, lambda a, b: sum(g[k] * T[k][a][b] for k in range(n)))
+        total += Ki.T * curvature * Ki
+    return total / N
+
+
+def check_d3_symbolic(loss="square", sizes=((2, 1, 2), (2, 2, 2), (3, 1, 2), (2, 1, 3)), closed=d3_closed_hessian):
+    for n, N, d in sizes:
+        K, u, y = small_problem(n, N, d, seed=n * 100 + N * 10 + d, loss=loss)
+        p = sp.symbols(f"p1:{d + 1}", real=True)
+        ell, yhat_s, y_s = _loss_terms(loss)
+        logits = [[sum(K[i][r][c] * p[c] for c in range(d)) for r in range(n)] for i in range(N)]
+        zs = []
+        for i in range(N):
+            e = [sp.exp(v) for v in logits[i]]
+            zs.append([v / sum(e) for v in e])
+        L = sum(ell.subs({yhat_s: sum(u[i][r] * zs[i][r] for r in range(n)), y_s: y[i]}) for i in range(N)) / N
+        difference = sp.hessian(L, p) - closed(K, u, y, p, loss, lambda i: zs[i])
+        if not all(vanishes_in_p(entry, p) for entry in difference):
+            return False, f"{loss} loss: difference does not vanish at (n, N, d) = {(n, N, d)}"
+    return True, f"{loss} loss: sympy.hessian(L) − closed form ≡ 0 for (n, N, d) ∈ {list(sizes)}"
+
+
+def check_d3_numeric(loss="square", size=(5, 4, 6), dps=40):
+    """High-precision finite differences of L against the matrix-free closed form (verify.phessian)."""
+    n, N, d = size
+    rng = np.random.default_rng(3)
+    problem, _ = model.student_teacher(rng, N, n, d, loss)
+    p0 = rng.standard_normal(d)
+    closed = model.dense_hessian(problem, p0)
+
+    def loss_mp(p):
+        total = mp.mpf(0)
+        for i in range(N):
+            s = [mp.fsum(mp.mpf(float(problem.K[i, r, c])) * p[c] for c in range(d)) for r in range(n)]
+            z = softmax_mp(s)
+            yhat = mp.fsum(mp.mpf(float(problem.u[i, r])) * z[r] for r in range(n))
+            y = mp.mpf(float(problem.y[i]))
+            total += (yhat - y) ** 2 / 2 if loss == "square" else mp.log(1 + mp.exp(-y * yhat))
+        return total / N
+
+    worst = 0.0
+    with mp.workdps(dps):
+        base = [mp.mpf(float(v)) for v in p0]
+        for a in range(d):
+            for b in range(a, d):
+                def shifted(ta, tb, a=a, b=b):
+                    q = list(base)
+                    q[a] += ta
+                    q[b] += tb
+                    return loss_mp(q)
+                fd = mp.diff(shifted, (0, 0), (1, 1))
+                worst = max(worst, abs(float(fd) - closed[a, b]) / max(1.0, abs(closed).max()))
+    return worst < 1e-12, f"{loss} loss: max relative |finite difference − closed form| = {worst:.1e} ({dps}-digit FD, float64 closed form)"
+
+
+def d3_steps():
+    p, K_i, J_i, u_i, g, H = sp.symbols("p K_i J_i u_i g_i H_i", commutative=False)
+    L = sp.Function("L")
+    N = sp.Symbol("N", positive=True)
+    Kt = sp.Symbol("K_i^{\\top}", commutative=False)
+    return (
+        Step("The loss over $N$ sequences with logits $s_i = K_i p$ and prediction $\\hat y_i = u_i^\\top \\sigma(s_i)$:",
+             sp.Eq(L(p), sp.Sum(sp.Function("\\ell")(sp.Symbol("\\hat{y}_i"), sp.Symbol("y_i")), (sp.Symbol("i"), 1, N)) / N)),
+        Step("By the chain rule with D1, $g_i = \\nabla_{z_i}\\ell = \\ell'(\\hat y_i)\\, u_i$:",
+             sp.Eq(sp.Symbol("\\nabla L(p)"), sp.Sum(Kt * J_i * g, (sp.Symbol("i"), 1, N)) / N)),
+        Step("Differentiating again, with D2 for the second derivative of $\\sigma$:",
+             sp.Eq(sp.Symbol("\\nabla^2 L(p)"), sp.Sum(Kt * (J_i * H * J_i + sp.Symbol("R_i", commutative=False)) * K_i,
+                                                      (sp.Symbol("i"), 1, N)) / N)),
+    )
+
+
+def d3_result():
+    return (
+        sp.Eq(sp.Symbol("H_i"), sp.Symbol("\\ell''(\\hat y_i)") * sp.Symbol("u_i u_i^{\\top}")),
+        sp.Eq(sp.Symbol("R_i"), sp.Symbol("\\sum_k g_{ik} \\nabla^2 \\sigma_k(s_i)")),
+        sp.Eq(sp.Symbol("\\nabla^2 L(p^*)"), sp.Symbol("K^{\\top} M K") * 1),
+    )
+
+
+# ---------------------------------------------------------------- D4 (Eq. 16)
+
+
+def check_d4_symbolic(jac=jacobian_formula, hess=hessian_formula, sizes=(2, 3, 4)):
+    eps = sp.Symbol("epsilon")
+    for n in sizes:
+        x = sp.symbols(f"x1:{n + 1}", positive=True)
+        delta = sp.symbols(f"Delta1:{n + 1}", real=True)
+        z = [v / sum(x) for v in x]
+        moved = [xv * sp.exp(eps * dv) for xv, dv in zip(x, delta)]
+        J, T = jac(z), hess(z)
+        for k in range(n):
+            series = sp.series(moved[k] / sum(moved), eps, 0, 3).removeO()
+            first = sum(J[k, a] * delta[a] for a in range(n))
+            second = sum(T[k][a][b] * delta[a] * delta[b] for a in range(n) for b in range(n)) / 2
+            if sp.cancel(sp.together(series - z[k] - eps * first - eps**2 * second)) != 0:
+                return False, f"Taylor coefficients differ at n = {n}, k = {k}"
+    return True, f"series of σ(s + εΔ) to O(ε³) equals z + εJΔ + ε²/2·∇²σ[Δ,Δ] for n = {list(sizes)}"
+
+
+def check_d4_numeric(jac=jacobian_formula, hess=hessian_formula, dps=60):
+    """Remainder of Eq. (16) along Δs = −η K ∇L(p_t): ‖r‖ ∝ η³ (log–log slope 3 ± 0.1) as η → 0."""
+    rng = np.random.default_rng(16)
+    problem, _ = model.student_teacher(rng, 1, 6, 5)
+    p_t = rng.standard_normal(5)
+    direction = -(problem.K[0] @ model.gradient(problem, p_t))
+    etas = [mp.mpf(10) ** -e for e in range(1, 7)]
+    with mp.workdps(dps):
+        s = [mp.mpf(float(v)) for v in problem.K[0] @ p_t]
+        z = softmax_mp(s)
+        J, T = numeric(jac)(z), numeric(hess)(z)
+        n = len(z)
+        remainders = []
+        for eta in etas:
+            ds = [eta * mp.mpf(float(v)) for v in direction]
+            moved = softmax_mp([a + b for a, b in zip(s, ds)])
+            quadratic = [z[k] + mp.fsum(J[k, a] * ds[a] for a in range(n))
+                     + mp.fsum(T[k][a][b] * ds[a] * ds[b] for a in range(n) for b in range(n)) / 2 for k in range(n)]
+            remainders.append(mp.sqrt(mp.fsum((m - v) ** 2 for m, v in zip(moved, quadratic))))
+        logs = np.array([[float(mp.log10(e)), float(mp.log10(r))] for e, r in zip(etas, remainders)])
+    slope = float(np.polyfit(logs[:, 0], logs[:, 1], 1)[0])
+    return abs(slope - 3) <= 0.1, f"log–log slope of the remainder against η: {slope:.3f} (η = 1e-1 … 1e-6, {dps} digits)"
+
+
+def d4_steps():
+    eta = sp.Symbol("eta", positive=True)
+    return (
+        Step("One GD step moves the logits by",
+             sp.Eq(sp.Symbol("\\Delta s"), sp.Mul(-1, eta, sp.Symbol("K \\nabla L(p_t)"), evaluate=False))),
+        Step("Taylor's theorem in $\\Delta s$ with D1 and D2 gives Eq.~(16):",
+             sp.Eq(sp.Symbol("z_{t+1}"), sp.Add(sp.Symbol("z_t"), sp.Symbol("J \\Delta s"),
+                                                sp.Mul(sp.Rational(1, 2), sp.Symbol("\\nabla^{2}\\sigma[\\Delta s, \\Delta s]"), evaluate=False),
+                                                sp.Symbol("O(\\|\\Delta s\\|^{3})"), evaluate=False))),
+    )
+
+
+def d4_result():
+    return d4_steps()[1].expr,

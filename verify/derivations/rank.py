@@ -1,0 +1,38 @@
+"""The rank argument of A2.dim: K Kᵀ = I_{nN} needs d ≥ nN; below it the least violations are 1 and √(nN − d)."""
+import numpy as np
+import sympy as sp
+
+from verify.claims.assumption2_claims import SYMBOLIC_SIZES, symbolic_rank_proof
+from verify.derivations.records import Step
+from verify.numerics.assumption2 import least_violation_bound, violation
+from verify.numerics.model import orthonormal_keys
+
+
+def check_rank_symbolic():
+    proved = symbolic_rank_proof()
+    return len(proved) == len(SYMBOLIC_SIZES), f"det(K Kᵀ) ≡ 0 for symbolic K of sizes {', '.join(proved)} (nN × d)"
+
+
+def check_rank_numeric():
+    rng = np.random.default_rng(2)
+    worst = 0.0
+    for rows in range(2, 13):
+        for d in range(1, rows):
+            spectral, frobenius = violation(orthonormal_keys(rng, rows, d))
+            bound = least_violation_bound(rows, d)
+            worst = max(worst, abs(spectral - bound[0]), abs(frobenius - bound[1]))
+    return worst < 1e-12, f"orthonormal-column K reaches (1, √(nN − d)) to {worst:.1e} for nN ≤ 12, all d < nN"
+
+
+def rank_steps():
+    return (
+        Step("For $K \\in \\mathbb{R}^{nN \\times d}$ with $d < nN$,",
+             sp.Le(sp.Symbol("\\operatorname{rank}(K K^{\\top})"), sp.Symbol("\\operatorname{rank}(K)"))),
+        Step("and $\\operatorname{rank}(K) \\le d$, so $K K^\\top$ is singular and at least $nN - d$ eigenvalues of $K K^\\top - I$ equal $-1$:",
+             sp.Ge(sp.Symbol("\\|K K^{\\top} - I\\|_F^2"), sp.Symbol("nN") - sp.Symbol("d"))),
+    )
+
+
+def rank_result():
+    return (sp.Eq(sp.Symbol("\\min_K \\|K K^{\\top} - I\\|_2"), 1),
+            sp.Eq(sp.Symbol("\\min_K \\|K K^{\\top} - I\\|_F"), sp.sqrt(sp.Symbol("nN") - sp.Symbol("d"))))

@@ -1,0 +1,130 @@
+"""The derivation record (steps, closed form, checks), the closed forms under test, and the
+SymPy/mpmath helpers the derivations share.
+
+Every closed form is a function `formula(z, ...)` that the checks take as a parameter,
+so a deliberately wrong formula can be handed to them (the tests do) and must fail both.
+"""
+from dataclasses import dataclass, field
+from typing import Callable
+
+import mpmath as mp
+import numpy as np
+import sympy as sp
+
+from verify.numerics.softmax import jacobian_symbolic
+
+@dataclass(frozen=True)
+class Step:
+    text: str  # plain LaTeX-safe prose
+    expr: object  # a SymPy object (usually an Eq)
+
+
+@dataclass(frozen=True)
+class Check:
+    kind: str  # "symbolic" or "numeric"
+    sizes: str
+    passed: bool
+    detail: str
+
+
+@dataclass(frozen=True)
+class Derivation:
+    id: str
+    name: str
+    slug: str
+    hypotheses: tuple  # LaTeX-safe strings
+    steps: Callable = field(repr=False)  # () -> tuple of Step
+    result: Callable = field(repr=False)  # () -> SymPy Eq, the closed form
+    verified_by: str = ""  # how, for the document (static: the document stays byte-identical)
+    checks: tuple = field(default=(), repr=False)  # (kind, sizes, function(**overrides) -> (passed, detail))
+
+
+class BlockDiag(sp.Function):
+    """blockdiag(A_1, …, A_N), printed by our LaTeX printer."""
+
+
+class Diag(sp.Function):
+    """diag(z)."""
+
+
+# ---------------------------------------------------------------- closed forms (the claims under test)
+
+
+jacobian_formula = jacobian_symbolic  # J(z) = diag(z) − z zᵀ (D1): the one symbolic J builder
+
+
+def hessian_formula(z):
+    """∂²σ_k/∂s_a∂s_b = σ_k[(δ_ka − σ_a)(δ_kb − σ_b) − σ_a(δ_ab − σ_b)] (D2), as T[k][a][b]."""
+    n = len(z)
+    d = lambda x, y: int(x == y)
+    return [[[z[k] * ((d(k, a) - z[a]) * (d(k, b) - z[b]) - z[a] * (d(a, b) - z[b])) for b in range(n)]
+             for a in range(n)] for k in range(n)]
+
+
+def numeric(formula):
+    """The same closed form on mpmath numbers."""
+    return lambda z: formula([mp.mpf(v) for v in z])
+
+
+# ---------------------------------------------------------------- helpers
+
+INDEX = sp.symbols("i k j a b", integer=True, positive=True)
+N_SYM = sp.Symbol("n", integer=True, positive=True)
+S_BASE = sp.IndexedBase("s")
+SIGMA = sp.IndexedBase("sigma")
+
+
+def resolve_range(expr):
+    """Sum(exp(s_j) δ_jk, (j, 1, n)).doit() gives Piecewise((exp(s_k), k ≤ n), (0, True)); under the
+    hypothesis 1 ≤ k ≤ n it is exp(s_k).  Anything else is left alone (and would fail the check)."""
+
+    def is_range_piecewise(e):
+        return (isinstance(e, sp.Piecewise) and len(e.args) == 2 and e.args[1] == (0, True)
+                and all(isinstance(c, (sp.Le, sp.Ge, sp.And)) for c in [e.args[0][1]]))
+
+    return expr.replace(is_range_piecewise, lambda e: e.args[0][0])
+
+
+def to_sigma(expr, indices):
+    """Replace Σ_j e^{s_j} by S and e^{s_i} by σ_i S."""
+    j = INDEX[2]
+    total = sp.Sum(sp.exp(S_BASE[j]), (j, 1, N_SYM))
+    S = sp.Symbol("S", positive=True)
+    expr = expr.subs(total, S)
+    return expr.subs({sp.exp(S_BASE[ix]): SIGMA[ix] * S for ix in indices})
+
+
+def softmax_exprs(n):
+    s = sp.symbols(f"s1:{n + 1}", real=True)
+    e = [sp.exp(v) for v in s]
+    total = sum(e)
+    return s, [v / total for v in e]
+
+
+def rational(expr, s):
+    """exp(s_j) → x_j (positive symbols): softmax expressions become rational functions."""
+    x = sp.symbols(f"x1:{len(s) + 1}", positive=True)
+    return expr.subs({sp.exp(v): xv for v, xv in zip(s, x)})
+
+
+def vanishes_in_p(expr, p):
+    """expr ≡ 0 for logits integer-linear in p: with p_c = log w_c every exponential becomes a
+    monomial in w (SymPy may merge exp(a)·exp(b), so substituting the exponentials themselves is fragile)."""
+    w = sp.symbols(f"w1:{len(p) + 1}", positive=True)
+    expr = sp.powsimp(expr.subs({pc: sp.log(wc) for pc, wc in zip(p, w)}), force=True)
+    return sp.cancel(sp.together(sp.expand(expr))) == 0
+
+
+def vanishes(expr, s):
+    return sp.cancel(sp.together(rational(expr, s))) == 0
+
+
+def random_logits(n, seed, spread=4):
+    rng = np.random.default_rng(seed)
+    return [mp.mpf(float(v)) for v in np.round(spread * rng.standard_normal(n), 3)]
+
+
+def softmax_mp(s):
+    e = [mp.exp(v) for v in s]
+    total = mp.fsum(e)
+    return [v / total for v in e]

@@ -1,0 +1,39 @@
+"""The `spectrum` command's library API: every eigenvalue of J(z) by the secular kernel."""
+import math
+from dataclasses import dataclass
+
+import mpmath as mp
+import numpy as np
+
+from verify.numerics import secular
+from verify.numerics.curvature import curvature_precise
+
+MP_EIGENVALUE_LIMIT = 400  # up to this n every eigenvalue of J is printed with 30 correct digits
+
+
+@dataclass(frozen=True)
+class JSpectrumReport:
+    n: int
+    eigenvalues: tuple  # of J(z), decreasing, the last 0 (mpf, or float above the limit)
+    kappa_J: object
+    kappa_JHJ: object
+    correct_digits: int
+    method: str
+
+
+def j_spectrum_report(logits, H=None, dps=30):
+    """Eigenvalues of J(z) by the secular kernel (mpmath when n is small or z leaves float64's range)."""
+    n = len(logits)
+    with mp.workdps(dps + 10):
+        log_z = [v - max(logits) for v in logits]
+        fits = secular.within_float_range(np.array([float(v) for v in log_z]) - math.log(n))
+        if n <= MP_EIGENVALUE_LIMIT or not fits:
+            values = secular.j_eigenvalues_mp(log_z, dps=dps)
+            digits, method = dps, "secular, mpmath"
+        else:
+            s = np.array([float(v) for v in log_z])
+            values = list(secular.j_eigenvalues(np.exp(s) / np.sum(np.exp(s))))
+            digits, method = 15, "secular, float64"
+        kappa_J = mp.mpf(values[0]) / mp.mpf(values[-2])
+        kappa_JHJ = curvature_precise(logits, H, dps).kappa if H is not None else None
+    return JSpectrumReport(n, tuple(values), kappa_J, kappa_JHJ, digits, method)
