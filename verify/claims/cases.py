@@ -2,24 +2,32 @@
 
 The case-file format is also the `inputs` of a certificate:
     {"z": [...]} or {"logits": [...]}, "H": [[...]], optional "L", "mu";
-numbers are JSON numbers or decimal strings (kept exactly by mpmath).
+numbers are JSON numbers or decimal strings, kept as exact rationals (a JSON number is read
+as the decimal it is written as); each computation converts them once, at its own precision.
 """
 import json
 from dataclasses import dataclass
+from fractions import Fraction
 
 import mpmath as mp
 import numpy as np
 
 from verify.errors import InputError
-from verify.numerics.precision import PARSE_DPS, decimal, parse_number
-from verify.numerics.softmax import on_simplex_error
+from verify.numerics.precision import PARSE_DPS, Log, exact_decimal, parse_number, to_mpf
 
+
+
+LOGIT_LIMIT = 10**6  # |logit| bound: coefficients down to e^(−2·10⁶) are fine, 1e308 is a typo
+MATRIX_LIMIT = Fraction(10) ** 300  # |H_ij|, L, μ stay inside float64's range (the search path reads them)
 
 
 @dataclass(frozen=True)
 class Case:
-    logits: tuple  # mpf; when z is given, log z (softmax of it is z renormalised)
-    H: tuple  # rows of mpf
+    """A hashable record of exact numbers: logits (Fractions, or `Log(z_k)` when z was given), H's rows,
+    optional L, μ, and which of z / logits the user gave."""
+
+    logits: tuple  # Fraction; when z is given, Log(z_k) (softmax of it is z renormalised)
+    H: tuple  # rows of Fraction
     L: object = None
     mu: object = None
     given: str = "logits"  # which of "z" / "logits" the user gave
@@ -37,41 +45,34 @@ class Case:
         return np.array([[float(v) for v in row] for row in self.H])
 
     def inputs(self):
-        """The JSON case-file form (decimal strings), which `--case` and certificates read."""
-        with mp.workdps(PARSE_DPS):
-            if self.given == "z":
-                coefficients = {"z": [decimal(mp.exp(v), PARSE_DPS) for v in self.logits]}
-            else:
-                coefficients = {"logits": [_exact(v) for v in self.logits]}
-            out = dict(coefficients, H=[[_exact(v) for v in row] for row in self.H])
-            for key in ("L", "mu"):
-                if getattr(self, key) is not None:
-                    out[key] = _exact(getattr(self, key))
+        """The JSON case-file form (exact decimal strings), which `--case` and certificates read."""
+        if self.given == "z":
+            coefficients = {"z": [exact_decimal(v.of) for v in self.logits]}
+        else:
+            coefficients = {"logits": [exact_decimal(v) for v in self.logits]}
+        out = dict(coefficients, H=[[exact_decimal(v) for v in row] for row in self.H])
+        for key in ("L", "mu"):
+            if getattr(self, key) is not None:
+                out[key] = exact_decimal(getattr(self, key))
         return out
 
     @classmethod
     def from_arrays(cls, logits, H, L=None, mu=None):
-        """From float64 arrays (exact as decimal strings of 17 digits)."""
-        return cls(tuple(mp.mpf(float(v)) for v in logits), tuple(tuple(mp.mpf(float(v)) for v in row) for row in H), L, mu)
-
-
-def _exact(value):
-    """Shortest decimal string that is exactly this mpf when it came from a float or an integer."""
-    value = mp.mpf(value)
-    if value == int(value) and abs(value) < 10**15:
-        return str(int(value))
-    return mp.nstr(value, 40, strip_zeros=True)
+        """From float64 (or integer) arrays, each value taken exactly."""
+        exact = lambda v: Fraction(int(v)) if isinstance(v, (int, np.integer)) else Fraction(float(v))
+        return cls(tuple(exact(v) for v in logits), tuple(tuple(exact(v) for v in row) for row in H),
+                   None if L is None else exact(L), None if mu is None else exact(mu))
 
 
 def read_json(path, what):
     try:
         with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
+            return json.load(handle, parse_float=str)  # a JSON number is the decimal it is written as
     except FileNotFoundError:
         raise InputError(f"{what} file {path!r} does not exist; give the path of a JSON file") from None
     except OSError as error:
         raise InputError(f"{what} file {path!r} cannot be read ({error.strerror}); check its permissions") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    except (json.JSONDecodeError, UnicodeDecodeError, ValueError, RecursionError) as error:
         raise InputError(f"{what} file {path!r} is not valid JSON ({error}); fix the syntax") from None
 
 
@@ -79,14 +80,21 @@ def parse_case(data, where="case", require_H=True):
     """A validated Case, or InputError naming the bad value and the fix (H may be None if not required)."""
     if not isinstance(data, dict):
         raise InputError(f"{where} must be a JSON object with \"z\" or \"logits\" and \"H\"; got {type(data).__name__}")
-    with mp.workdps(PARSE_DPS):
-        logits, given = _coefficients(data, where)
-        n = len(logits)
-        H = _matrix(data.get("H"), n, where) if require_H or data.get("H") is not None else None
-        L = parse_number(data["L"], f"{where} L") if data.get("L") is not None else None
-        mu = parse_number(data["mu"], f"{where} mu") if data.get("mu") is not None else None
-        _check_constants(H, L, mu, where)
+    logits, given = _coefficients(data, where)
+    n = len(logits)
+    H = _matrix(data.get("H"), n, where) if require_H or data.get("H") is not None else None
+    L, mu = (_bounded(data[k], f"{where} {k}") if data.get(k) is not None else None for k in ("L", "mu"))
+    _check_constants(H, L, mu, where)
     return Case(tuple(logits), H, L, mu, given)
+
+
+def _bounded(value, where, limit=MATRIX_LIMIT):
+    """parse_number, refusing magnitudes above `limit` (1e300 for H, L, μ; 1e6 for logits)."""
+    number = parse_number(value, where)
+    if abs(number) > limit:
+        fix = "shift or rescale the logits" if limit == LOGIT_LIMIT else "give a number inside float64's range"
+        raise InputError(f"{where} is {str(value)[:40]}, beyond ±1e{len(str(limit)) - 1}; {fix}")
+    return number
 
 
 def _coefficients(data, where):
@@ -96,51 +104,60 @@ def _coefficients(data, where):
     values = data[key]
     if not isinstance(values, list) or len(values) < 2:
         raise InputError(f"{where} {key} must be a list of at least 2 numbers (one token has no tangent space); got {values!r}")
-    numbers = [parse_number(v, f"{where} {key}[{i}]") for i, v in enumerate(values)]
     if key == "logits":
-        return numbers, key
-    problem = on_simplex_error(np.array(numbers, dtype=object))
-    if problem:
-        raise InputError(f"{where} z {problem}; z must be a probability vector with positive entries summing to 1")
-    return [mp.log(v) for v in numbers], key
+        return [_bounded(v, f"{where} logits[{i}]", LOGIT_LIMIT) for i, v in enumerate(values)], key
+    z = [parse_number(v, f"{where} z[{i}]") for i, v in enumerate(values)]
+    if any(v <= 0 for v in z):
+        raise InputError(f"{where} z has an entry ≤ 0; the claims need every z_k > 0 (give logits for tiny coefficients)")
+    if abs(sum(z) - 1) > Fraction(1, 10**12):
+        with mp.workdps(20):
+            total = mp.nstr(to_mpf(sum(z)), 17)
+        raise InputError(f"{where} z sums to {total}, not 1 within 1e-12; z must be a probability vector")
+    return [Log(v) for v in z], key
 
 
 def _matrix(rows, n, where):
+    """H as exact rationals: square n × n, symmetric (asymmetry up to 1e-12 relative is averaged away),
+    positive definite (Cholesky at PARSE_DPS digits)."""
     if rows is None:
         raise InputError(f"{where} has no \"H\"; give the curvature as an n × n list of rows (n = {n})")
     if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
-        raise InputError(f"{where} H must be a list of rows; got {rows!r}")
+        raise InputError(f"{where} H must be a list of rows; got {str(rows)[:60]}")
     shape = (len(rows), max((len(r) for r in rows), default=0))
     if len(rows) != n or any(len(r) != n for r in rows):
-        raise InputError(f"{where} H is {shape[0]}×{shape[1]} (rows of lengths {[len(r) for r in rows]}), "
+        raise InputError(f"{where} H is {shape[0]}×{shape[1]} (rows of lengths {[len(r) for r in rows][:10]}), "
                          f"but there are n = {n} coefficients; give an {n}×{n} matrix")
-    H = tuple(tuple(parse_number(v, f"{where} H[{i}][{j}]") for j, v in enumerate(r)) for i, r in enumerate(rows))
+    H = [[_bounded(v, f"{where} H[{i}][{j}]") for j, v in enumerate(r)] for i, r in enumerate(rows)]
     scale = max(abs(v) for row in H for v in row) or 1
     for i in range(n):
         for j in range(i):
-            if abs(H[i][j] - H[j][i]) > 1e-12 * scale:
-                raise InputError(f"{where} H is not symmetric: H[{i}][{j}] = {mp.nstr(H[i][j], 17)} but "
-                                 f"H[{j}][{i}] = {mp.nstr(H[j][i], 17)}; give a symmetric matrix")
-    try:
-        mp.cholesky(mp.matrix([list(r) for r in H]))
-    except ValueError:
-        raise InputError(f"{where} H is not positive definite; give a symmetric positive definite matrix") from None
-    return H
+            if abs(H[i][j] - H[j][i]) > Fraction(1, 10**12) * scale:
+                raise InputError(f"{where} H is not symmetric: H[{i}][{j}] = {rows[i][j]} but H[{j}][{i}] = {rows[j][i]}; "
+                                 "give a symmetric matrix")
+            H[i][j] = H[j][i] = (H[i][j] + H[j][i]) / 2
+    with mp.workdps(PARSE_DPS):
+        try:
+            mp.cholesky(mp.matrix([[to_mpf(v) for v in r] for r in H]))
+        except ValueError:
+            raise InputError(f"{where} H is not positive definite; give a symmetric positive definite matrix") from None
+    return tuple(tuple(r) for r in H)
 
 
 def _check_constants(H, L, mu, where):
     if L is not None and mu is not None and L < mu:
-        raise InputError(f"{where} has L = {mp.nstr(L, 17)} < mu = {mp.nstr(mu, 17)}; smoothness needs L ≥ mu, swap or fix them")
+        raise InputError(f"{where} has L = {exact_decimal(L)} < mu = {exact_decimal(mu)}; smoothness needs L ≥ mu, "
+                         "swap or fix them")
     if (L is None and mu is None) or H is None:
         return
-    eigenvalues = mp.eigsy(mp.matrix([list(r) for r in H]), eigvals_only=True)
-    low, high = min(eigenvalues), max(eigenvalues)
-    if L is not None and L < high * (1 - mp.mpf(10) ** -40):
-        raise InputError(f"{where} L = {mp.nstr(L, 17)} is below λ_max(H) = {mp.nstr(high, 17)}, so H ≼ L I fails; "
-                         "give L ≥ λ_max(H) or omit L")
-    if mu is not None and (mu <= 0 or mu > low * (1 + mp.mpf(10) ** -40)):
-        raise InputError(f"{where} mu = {mp.nstr(mu, 17)} is not in (0, λ_min(H) = {mp.nstr(low, 17)}], so mu I ≼ H fails; "
-                         "give 0 < mu ≤ λ_min(H) or omit mu")
+    with mp.workdps(PARSE_DPS):
+        eigenvalues = mp.eigsy(mp.matrix([[to_mpf(v) for v in r] for r in H]), eigvals_only=True)
+        low, high = min(eigenvalues), max(eigenvalues)
+        if L is not None and to_mpf(L) < high * (1 - mp.mpf(10) ** -40):
+            raise InputError(f"{where} L = {exact_decimal(L)} is below λ_max(H) = {mp.nstr(high, 17)}, so H ≼ L I fails; "
+                             "give L ≥ λ_max(H) or omit L")
+        if mu is not None and (mu <= 0 or to_mpf(mu) > low * (1 + mp.mpf(10) ** -40)):
+            raise InputError(f"{where} mu = {exact_decimal(mu)} is not in (0, λ_min(H) = {mp.nstr(low, 17)}], so "
+                             "mu I ≼ H fails; give 0 < mu ≤ λ_min(H) or omit mu")
 
 
 def load_case(path, require_H=True):

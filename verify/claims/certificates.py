@@ -19,9 +19,9 @@ from verify.claims.cases import parse_case, read_json
 from verify.claims.record import constants_for
 from verify.claims.registry import get_claim
 from verify.errors import InputError
-from verify.numerics.arb import all_eigenvalues, arb_to_mpf, jacobian_arb, mpf_to_arb, on_tangent, softmax_arb
+from verify.numerics.arb import all_eigenvalues, arb_to_mpf, jacobian_arb, on_tangent, softmax_arb
 from verify.numerics.curvature import CurvatureSpectrum
-from verify.numerics.precision import CERTIFY_DPS, bits_for, decimal, parse_number
+from verify.numerics.precision import CERTIFY_DPS, bits_for, decimal, parse_number, to_arb, to_mpf
 
 MAX_BITS = 1 << 16
 FIELDS = ("claim", "reading", "inputs", "lhs", "rhs", "margin", "dps")
@@ -66,11 +66,10 @@ def load_certificate(path):
         raise InputError(f"certificate {path!r} has reading {data['reading']!r}; {claim.id} takes {list(claim.readings)}")
     if claim.multi:
         raise InputError(f"certificate {path!r} is for {claim.id}, which has no single-case certificate")
-    if not isinstance(data["dps"], int) or data["dps"] < 1:
-        raise InputError(f"certificate {path!r} has dps {data['dps']!r}; give a positive whole number of digits")
+    if isinstance(data["dps"], bool) or not isinstance(data["dps"], int) or not 1 <= data["dps"] <= 10_000:
+        raise InputError(f"certificate {path!r} has dps {data['dps']!r}; give a whole number of digits from 1 to 10000")
     case = parse_case(data["inputs"], where=f"certificate {path} inputs")
-    with mp.workdps(max(data["dps"], CERTIFY_DPS) + 10):
-        recorded = {k: parse_number(data[k], f"certificate {path} {k}") for k in ("lhs", "rhs", "margin")}
+    recorded = {k: parse_number(data[k], f"certificate {path} {k}") for k in ("lhs", "rhs", "margin")}
     recorded["inequality"] = data.get("inequality")
     return claim, data["reading"], case, recorded, data["dps"]
 
@@ -89,8 +88,8 @@ def check_certificate(path):
 
 def _judge(claim, reading, case, q, recorded, bits):
     """Confirm iff the certificate's inequality (or the binding one) fails for every point of the balls."""
-    L = mpf_to_arb(case.L) if case.L is not None else None
-    mu = mpf_to_arb(case.mu) if case.mu is not None else None
+    L = to_arb(case.L) if case.L is not None else None
+    mu = to_arb(case.mu) if case.mu is not None else None
     L_r, mu_r = constants_for(reading, q, L, mu)
     inequalities = claim.sides(q, L_r, mu_r)
     named = [i for i in inequalities if i.label == recorded.get("inequality")]
@@ -107,7 +106,7 @@ def _judge(claim, reading, case, q, recorded, bits):
 def _matches(recorded, ball):
     with mp.workdps(60):
         value = arb_to_mpf(ball)
-        return abs(recorded - value) <= abs(value) * mp.mpf(10) ** -25
+        return abs(to_mpf(recorded) - value) <= abs(value) * mp.mpf(10) ** -25
 
 
 def rigorous_spectrum(case):
@@ -116,7 +115,7 @@ def rigorous_spectrum(case):
     n = case.n
     z = softmax_arb(case.logits)
     J = jacobian_arb(z)
-    H = flint.arb_mat([[mpf_to_arb(v) for v in row] for row in case.H])
+    H = flint.arb_mat([[to_arb(v) for v in row] for row in case.H])
     curvature = all_eigenvalues(on_tangent(J * H * J, n))
     on_T = all_eigenvalues(on_tangent(H, n))
     ambient = all_eigenvalues(H)

@@ -10,6 +10,8 @@ from typing import Callable
 
 import mpmath as mp
 
+from verify.numerics.precision import to_mpf
+
 
 TANGENT = "tangent-exact"
 AMBIENT = "ambient-bounds"
@@ -79,9 +81,10 @@ class Evaluation:
 
 def evaluate(claim, reading, q, L=None, mu=None):
     """Every inequality of `claim` at spectrum q (mpf values); the worst one decides."""
-    L_r, mu_r = constants_for(reading, q, L, mu) if reading else (None, None)
     work = (q.dps or 15) + 10
     with mp.workdps(work):
+        L, mu = (None if c is None else to_mpf(c) for c in (L, mu))  # the user's exact constants, converted here
+        L_r, mu_r = constants_for(reading, q, L, mu) if reading else (None, None)
         inequalities = claim.sides(q, L_r, mu_r)
         tolerance = 8 * q.rel_err
         rows = []

@@ -12,10 +12,7 @@ import mpmath as mp
 import numpy as np
 from mpmath.libmp import from_man_exp
 
-
-def mpf_to_arb(x):
-    sign, man, exp, _ = mp.mpf(x)._mpf_
-    return flint.arb(flint.arf((-man if sign else man, exp)))
+from verify.numerics.precision import to_arb
 
 
 def arb_to_mpf(a):
@@ -25,7 +22,7 @@ def arb_to_mpf(a):
 
 
 def arb_matrix(rows):
-    return flint.arb_mat([[mpf_to_arb(v) if not isinstance(v, flint.arb) else v for v in row] for row in rows])
+    return flint.arb_mat([[to_arb(v) if not isinstance(v, flint.arb) else v for v in row] for row in rows])
 
 
 def _mid_floats(M, scale):
@@ -92,7 +89,8 @@ def _norm(x):
 
 
 def softmax_arb(log_z):
-    z = [mpf_to_arb(v).exp() for v in log_z]
+    """z = σ(log z) as balls; the exact inputs are converted once, here."""
+    z = [to_arb(v).exp() for v in log_z]
     total = sum(z)
     return [v / total for v in z]
 

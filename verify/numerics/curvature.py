@@ -24,7 +24,7 @@ import numpy as np
 
 from verify.numerics.arb import (arb_matrix, arb_to_mpf, bordered_inverse_block_arb, centre_arb, jacobian_arb,
                                   softmax_arb, top_eigenvalue)
-from verify.numerics.precision import bits_for
+from verify.numerics.precision import bits_for, to_fraction, to_mpf
 from verify.numerics.secular import j_eigenvalues_mp
 
 EPS = np.finfo(float).eps
@@ -134,11 +134,13 @@ def working_dps(H, dps):
 
 
 def isotropic_on_tangent(H):
-    """(a, b) when H = a I + b 11ᵀ exactly (then J H J = a J² on T, since J 1 = 0), else None."""
+    """(a, b) as exact rationals when H = a I + b 11ᵀ exactly (then J H J = a J² on T, since J 1 = 0), else None.
+
+    The test and the difference a = H₀₀ − H₀₁ are exact: no rounding decides or enters them."""
     n = len(H)
     diagonal, off = H[0][0], H[0][1]
     if all(H[i][j] == (diagonal if i == j else off) for i in range(n) for j in range(n)):
-        return diagonal - off, off
+        return to_fraction(diagonal) - to_fraction(off), to_fraction(off)
     return None
 
 
@@ -147,8 +149,8 @@ def _curvature_isotropic(log_z, a, b, dps):
     n = len(log_z)
     with mp.workdps(dps + 10):
         eigenvalues = j_eigenvalues_mp(log_z, dps=dps + 10)
-        a, b = mp.mpf(a), mp.mpf(b)
-        top = max(logs := [mp.mpf(v) for v in log_z])
+        a, b = to_mpf(a), to_mpf(b)
+        top = max(logs := [to_mpf(v) for v in log_z])
         z = [mp.exp(v - top) for v in logs]
         z_desc = tuple(sorted((v / mp.fsum(z) for v in z), reverse=True))
         ambient = sorted([a, a + n * b])
@@ -164,7 +166,6 @@ def curvature_precise(log_z, H, dps=30):
         return _curvature_isotropic(log_z, *isotropic, dps)
     work = working_dps([[float(v) for v in row] for row in H], dps)
     with mp.workdps(work), flint.ctx.workprec(bits_for(work)):
-        log_z = [mp.mpf(v) for v in log_z]
         z = softmax_arb(log_z)
         Hm = arb_matrix(H)
         J = jacobian_arb(z)

@@ -7,6 +7,7 @@ import numpy as np
 from scipy.linalg import block_diag
 
 from verify.numerics.curvature import EPS, curvature_fast, curvature_precise
+from verify.numerics.precision import to_mpf
 from verify.numerics.softmax import jacobian
 
 
@@ -70,7 +71,7 @@ def multi_spectrum(log_zs, Hs, K, dps=None):
     with mp.workdps(work):
         spectra = [curvature_precise(lz, H, work) for lz, H in zip(log_zs, Hs)]
         K_exact = orthonormal_rows(K)
-        A = dense_curvature_matrix([[mp.mpf(v) for v in lz] for lz in log_zs], Hs, K_exact, work)
+        A = dense_curvature_matrix([[to_mpf(v) for v in lz] for lz in log_zs], Hs, K_exact, work)
         eigenvalues = sorted(mp.eigsy(mp.matrix(A.tolist()), eigvals_only=True), reverse=True)[:rank]
         kappa_dense = eigenvalues[0] / eigenvalues[-1]
         kappa_blocks = block_kappa(spectra)

@@ -21,6 +21,7 @@ import mpmath as mp
 import numpy as np
 
 from verify.errors import InputError
+from verify.numerics.precision import to_mpf
 from verify.numerics.softmax import on_simplex_error
 
 
@@ -271,11 +272,11 @@ def j_eigenvalues_mp(log_z=None, dps=30, z=None, roots=None):
     The same `_solve_root`, on mpmath numbers: only ratios matter, so z is scaled by its largest entry."""
     with mp.workdps(dps + 10):
         if z is None:
-            logs = [mp.mpf(v) for v in log_z]
+            logs = [to_mpf(v) for v in log_z]
             top = max(logs)
             z = [mp.exp(v - top) for v in logs]
         else:
-            z = [mp.mpf(v) for v in z]
+            z = [to_mpf(v) for v in z]
         total = mp.fsum(z)
         z = np.array([v / total for v in z], dtype=object)
         poles, weights, repeats = _deflate(z, z.copy())
