@@ -11,7 +11,8 @@ from verify.claims.record import AMBIENT, TANGENT, evaluate
 from verify.claims.registry import REGISTRY
 from verify.claims.search import simple_cases
 from verify.numerics.curvature import curvature_precise
-from verify.claims.theorem2 import Decider
+from verify.claims.engine import Decider
+from verify.claims.theorem2 import ClaimJob
 from tests.test_spectra import dense_reference
 
 # the claim ids SPEC §3 names for Theorem 2 (the spec, not verdicts)
@@ -87,7 +88,7 @@ ALWAYS_TRUE = [("T2.eq47.max", TANGENT), ("T2.eq47.min", TANGENT), ("T2.eq47.kap
 def test_provable_claims_hold_on_every_generated_case(claim_id, reading, case):
     claim = REGISTRY[claim_id]
     drawn = case.draw(simple_cases(min_n=claim.min_n, max_n=6))
-    assert Decider(40).decide(claim, reading, drawn).holds
+    assert Decider(40).decide(ClaimJob(claim, reading), drawn).holds
 
 
 @pytest.mark.parametrize("claim_id,reading", [("T2.eq47.max", AMBIENT), ("T2.swapped", TANGENT)])
@@ -95,23 +96,32 @@ def test_ambient_and_swapped_fail_somewhere(claim_id, reading):
     """n = 2 with H having its large eigenvalue along 1 (killed by J): the ambient L overshoots."""
     H = np.array([[3, 2], [2, 3]])  # eigenvalues 5 (along 1) and 1 (on T)
     case = Case.from_arrays([0, -1], H)
-    assert not Decider(40).decide(REGISTRY[claim_id], reading, case).holds
+    assert not Decider(40).decide(ClaimJob(REGISTRY[claim_id], reading), case).holds
 
 
-def test_multi_checker_compares_dense_and_block_kappa():
-    """T2.multi's checker: holds with K Kᵀ = I, fails with correlated keys (so it is not vacuous)."""
-    from verify.numerics.model import orthonormal_keys as random_orthonormal_keys
-    from verify.numerics.multi import multi_spectrum
+def test_multi_balls_overlap_with_orthonormal_keys_and_separate_without():
+    """T2.multi's decision is not vacuous: with K Kᵀ = I (Cayley keys) the balls overlap and are
+    narrow; with the same examples and correlated keys they are disjoint."""
+    import flint
 
+    from verify.claims.search import random_multi_case
+    from verify.numerics.multi import enclose_multi
+
+    case = random_multi_case(8, 0)
+    exact = enclose_multi(case, 300)
+    assert exact.overlap and exact.relative_radius < 1e-40
     rng = np.random.default_rng(8)
-    n, N = 3, 2
-    log_zs = [np.log(np.array([0.5, 0.3, 0.2])), np.log(np.array([0.7, 0.2, 0.1]))]
-    Hs = [np.eye(n) + 0.1 * np.ones((n, n)), np.diag([1.0, 2.0, 3.0])]
-    claim = REGISTRY["T2.multi"]
-    orthonormal = evaluate(claim, None, multi_spectrum(log_zs, Hs, random_orthonormal_keys(rng, n * N, n * N + 1), dps=30))
-    correlated = evaluate(claim, None, multi_spectrum(log_zs, Hs, rng.standard_normal((n * N, n * N + 1))))
-    assert orthonormal.holds and orthonormal.decided
-    assert not correlated.holds
+    correlated = flint.arb_mat(rng.standard_normal((case.rows, case.d)).tolist())
+    assert not enclose_multi(case, 300, keys=correlated).overlap
+
+
+@pytest.mark.parametrize("seed", [0, 11, 23])
+def test_multi_holds_on_sampled_seeds(seed, tmp_path):
+    """T2.multi is a theorem: the search must say HOLDS (never INCONCLUSIVE), seed 11 included."""
+    from verify.claims.theorem2 import run_theorem2
+
+    report = run_theorem2(seed=seed, samples=60, claim_ids=["T2.multi"], out_dir=str(tmp_path), workers=1)
+    assert [r.verdict for r in report.claims] == ["HOLDS"]
 
 
 def test_two_token_proofs_agree_with_the_search():

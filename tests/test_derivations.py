@@ -11,7 +11,7 @@ import sympy as sp
 
 from tests.conftest import ROOT, run_cli
 from tests.test_cli import assert_one_line_error
-from verify.derivations import descent, loss, softmax
+from verify.derivations import loss, softmax
 from verify.derivations.records import SIGMA, jacobian_formula
 from verify.derivations.registry import DERIVATION_REGISTRY, run_checks
 from verify.derivations.latex import export

@@ -1,4 +1,5 @@
 """`python -m verify`: the command line (verify.cli)."""
 from verify.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # Dask's worker processes import this module again: they must not run the CLI
+    raise SystemExit(main())

@@ -43,6 +43,43 @@ def _dps(text):
     return value
 
 
+def _workers(text):
+    from verify.errors import InputError
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(f"--workers {text!r} is not a whole number; give 1 (in this process) or more") from None
+    if value < 1:
+        raise InputError(f"--workers {value} must be at least 1; give 1 (in this process) or more")
+    return value
+
+
+def _writable_dir(flag):
+    def parse(text):
+        import tempfile
+
+        from verify.errors import InputError
+
+        try:
+            Path(text).mkdir(parents=True, exist_ok=True)
+            tempfile.TemporaryFile(dir=text).close()  # the folder must take a file, not only look writable
+        except OSError as error:
+            raise InputError(f"{flag} {text!r} is not a writable folder ({error.strerror}); give a folder you can "
+                             "write to") from None
+        return text
+
+    return parse
+
+
+def _add_scaling(parser, example_db=True):
+    parser.add_argument("--workers", type=_workers, help="worker processes (default: this machine's cores; 1 runs in process)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask scheduler (tcp://HOST:PORT)")
+    if example_db:
+        parser.add_argument("--example-db", metavar="DIR", type=_writable_dir("--example-db"),
+                            help="Hypothesis example database: a rerun replays earlier counterexamples first")
+
+
 def build_parser():
     parser = _Parser(prog="verify", description="Check the mathematics of the softmax-attention GD paper (see SPEC.md).")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -56,6 +93,7 @@ def build_parser():
     t2.add_argument("--out", metavar="DIR", default="certificates", help="folder for certificates (default ./certificates)")
     t2.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     t2.add_argument("--strict", action="store_true", help="exit 1 if any claim is REFUTED")
+    _add_scaling(t2)
 
     a2 = commands.add_parser("assumption2", help="Assumption 2: which readings d allows, and what breaks without it")
     a2.add_argument("--n", type=_positive_int("--n"), help="tokens per sequence (with --N and --d: one user's dimensions)")
@@ -66,6 +104,7 @@ def build_parser():
     a2.add_argument("--claim", metavar="ID", action="append", help="only this claim (repeatable)")
     a2.add_argument("--json", action="store_true")
     a2.add_argument("--plot", metavar="FILE.png", help="plot the decoupling errors against d/(nN)")
+    _add_scaling(a2, example_db=False)
 
     derive = commands.add_parser("derive", help="derivations D1–D6 and A2 with their symbolic and numeric checks")
     derive.add_argument("ids", nargs="*", metavar="ID", help="derivation ids (default: all)")
@@ -134,14 +173,23 @@ def cmd_theorem2(args):
     from verify.claims.theorem2 import run_theorem2
 
     with _LazyProgress("searching") as progress:
-        report = run_theorem2(args.seed, args.samples, args.dps, args.claim, args.out, progress)
+        report = run_theorem2(args.seed, args.samples, args.dps, args.claim, args.out, progress, args.workers,
+                              args.scheduler, args.example_db)
+    return _print_report(report, args)
+
+
+def _print_report(report, args, title=None):
+    """The table (or JSON); exit 130 after an interrupted run, 1 for REFUTED under --strict."""
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
         from verify.render import theorem2_table
 
-        theorem2_table(report)
-    return 1 if args.strict and report.refuted else 0
+        theorem2_table(report, title=title)
+    if report.interrupted:
+        print("verify: interrupted; the table shows what was decided before Ctrl-C", file=sys.stderr)
+        return 130
+    return 1 if getattr(args, "strict", False) and report.refuted else 0
 
 
 def _theorem2_case(args):
@@ -195,7 +243,7 @@ def cmd_assumption2(args):
         raise InputError("give all three of --n, --N and --d (one user's dimensions), or none for the default sweep")
     if args.plot:
         _check_plot_path(args.plot)
-    from verify.render import assumption2_dimensions_table, theorem2_table
+    from verify.render import assumption2_dimensions_table
 
     if args.n is not None:
         report = assumption2.check_dimensions(args.n, args.N, args.d, args.seed)
@@ -208,19 +256,15 @@ def cmd_assumption2(args):
         get_claim_for("assumption2", claim_id)
     settings = Settings(samples=args.samples)
     with _LazyProgress("checking") as progress:
-        report = assumption2.run_assumption2(args.seed, settings, args.claim, progress)
+        report = assumption2.run_assumption2(args.seed, settings, args.claim, progress, args.workers, args.scheduler)
     if args.plot:
         if not any(c.id == "A2.decouple" for c in report.claims):
             raise InputError("--plot draws the A2.decouple sweep; include --claim A2.decouple or drop --claim")
         from verify.plots import plot_decoupling
 
         plot_decoupling(report, args.plot)
-    if args.json:
-        print(json.dumps(report.to_json(), indent=2))
-    else:
-        theorem2_table(report, title=f"Assumption 2 — seed {report.seed}, n = {settings.n}, N = {settings.N}, "
-                                     f"d ∈ [{settings.ds[0]}, {settings.ds[-1]}], {report.seconds:.1f} s")
-    return 0
+    return _print_report(report, args, title=f"Assumption 2 — seed {report.seed}, n = {settings.n}, N = {settings.N}, "
+                                              f"d ∈ [{settings.ds[0]}, {settings.ds[-1]}], {report.seconds:.1f} s")
 
 
 def cmd_derive(args):

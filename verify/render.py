@@ -6,7 +6,8 @@ from verify.claims.record import READING_TEXT
 from verify.numerics.precision import decimal
 from verify.versions import package_versions
 
-VERDICT_STYLE = {"PROVED": "bold green", "CERTIFIED": "green", "HOLDS": "cyan", "REFUTED": "bold red", "INCONCLUSIVE": "yellow"}
+VERDICT_STYLE = {"PROVED": "bold green", "CERTIFIED": "green", "HOLDS": "cyan", "REFUTED": "bold red", "INCONCLUSIVE": "yellow",
+                 "INTERRUPTED": "magenta"}
 
 
 def evidence_text(result):
@@ -42,10 +43,16 @@ def _text_SearchEvidence(e, result):
 
 def _text_MultiEvidence(e, result):
     parts = [f"{e.samples} random + {e.adversarial_examples} adversarial cases",
-             f"dense vs block κ: worst relative gap {e.worst_relative_gap} (error estimate {e.worst_gap_tolerance})"]
-    if e.note:
-        parts.append(e.note)
+             f"dense vs block κ: worst relative gap {e.worst_relative_gap}, largest relative ball radius "
+             f"{e.largest_relative_radius}, {e.disagreements} disjoint", e.method]
+    if result.certificate:
+        parts.append(f"certificate {result.certificate}")
+    parts += [text for text in (e.certificate_check, e.note) if text]
     return "\n".join(parts)
+
+
+def _text_InterruptedEvidence(e, result):
+    return e.note
 
 
 def _text_RecordEvidence(e, result):

@@ -8,7 +8,8 @@ import numpy as np
 
 from verify.claims.assumption2_claims import Settings
 from verify.claims.registry import select
-from verify.claims.results import ClaimResult, Report
+from verify.claims.executors import Interrupted, executor_for
+from verify.claims.results import ClaimResult, InterruptedEvidence, Report
 from verify.numerics.assumption2 import REDECIDE_DPS, Decoupling, check_sizes, decoupling, readings
 from verify.numerics.precision import decimal
 from verify.versions import package_versions
@@ -51,18 +52,30 @@ def check_dimensions(n, N, d, seed=0):
     return DimensionsReport(n, N, d, readings(n, N, d, rng), decoupling(n, N, d, rng), seed)
 
 
-def run_assumption2(seed=0, settings=None, claim_ids=None, progress=None):
-    """The default sweep: every assumption2 claim's verdict and evidence."""
+def run_assumption2(seed=0, settings=None, claim_ids=None, progress=None, workers=None, scheduler=None, executor=None):
+    """The default sweep: every assumption2 claim's verdict and evidence. Each claim's checker is one
+    seeded task (`np.random.default_rng([seed, index])`), run by the executor (see run_theorem2)."""
     settings = settings or Settings()
     started = time.perf_counter()
     claims = select("assumption2", claim_ids)
-    results = []
-    for index, claim in enumerate(claims):
-        if progress:
-            progress(index, len(claims), claim.id)
-        verdict, evidence = claim.checker(np.random.default_rng([seed, index]), settings)
-        results.append(ClaimResult(claim.id, None, claim.statement, claim.latex, verdict, evidence, None))
-    if progress:
-        progress(len(claims), len(claims), "done")
-    return Report(seed, REDECIDE_DPS, settings.samples, tuple(results), time.perf_counter() - started,
-                  command="assumption2")
+    tasks = [(claim.id, _check, (claim, [seed, index], settings)) for index, claim in enumerate(claims)]
+    own = executor is None
+    executor = executor or executor_for(workers, scheduler)
+    interrupted = False
+    try:
+        results = executor.run(tasks, progress)
+    except Interrupted as stop:
+        results, interrupted = stop.results, True
+    finally:
+        if own:
+            executor.close()
+    outcomes = tuple(result or ClaimResult(claim.id, None, claim.statement, claim.latex, "INTERRUPTED",
+                                           InterruptedEvidence("the run was interrupted before this claim was checked"))
+                     for claim, result in zip(claims, results))
+    return Report(seed, REDECIDE_DPS, settings.samples, outcomes, time.perf_counter() - started,
+                  command="assumption2", interrupted=interrupted)
+
+
+def _check(claim, seed_words, settings):
+    verdict, evidence = claim.checker(np.random.default_rng(seed_words), settings)
+    return ClaimResult(claim.id, None, claim.statement, claim.latex, verdict, evidence, None)

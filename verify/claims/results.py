@@ -64,15 +64,25 @@ class SearchEvidence(Evidence):
 
 @dataclass(frozen=True)
 class MultiEvidence(Evidence):
-    """T2.multi's search: multi-example cases, Hypothesis examples, the worst relative gap |ln(dense κ / block κ)|
-    with its error estimate, the disagreements found, and a note."""
+    """T2.multi's search: multi-example cases, Hypothesis examples, the worst relative gap |dense κ / block κ − 1|
+    between the balls' midpoints, the largest relative radius of a ball, the samples whose balls were
+    disjoint, how both sides are enclosed, and (when there is one) the certificate check or a note."""
 
     samples: int
     adversarial_examples: int
-    worst_relative_gap: object
-    worst_gap_tolerance: object
-    counterexamples: int
+    worst_relative_gap: str
+    largest_relative_radius: str
+    disagreements: int
+    method: str
+    certificate_check: object = None
     note: object = None
+
+
+@dataclass(frozen=True)
+class InterruptedEvidence(Evidence):
+    """The run was interrupted (Ctrl-C) before this claim's work finished."""
+
+    note: str
 
 
 @dataclass(frozen=True)
@@ -112,9 +122,10 @@ class Report:
     seconds: float
     versions: dict = field(default_factory=package_versions)
     command: str = "theorem2"
+    interrupted: bool = False  # Ctrl-C: claims not finished say INTERRUPTED
 
     def to_json(self):
-        return {
+        out = {
             "command": self.command,
             "seed": self.seed,
             "dps": self.dps,
@@ -123,6 +134,9 @@ class Report:
             "versions": self.versions,
             "claims": [c.to_json() for c in self.claims],
         }
+        if self.interrupted:
+            out["interrupted"] = True
+        return out
 
     @property
     def refuted(self):

@@ -2,61 +2,85 @@
 adversarial search (`target` on the margin) that shrinks a failure to the
 smallest n and the simplest numbers (integers) that still fail.
 """
+import functools
+import warnings
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings, target
 from hypothesis import strategies as st
 
 from verify.claims.cases import Case
-from verify.numerics.model import orthonormal_keys
+from verify.numerics.multi import MultiCase
 
 LOGIT_FLOOR = -700  # e^{-700} ≈ 1e-304: tiny coefficients, the paper's regime
 
 
+HESSIAN_FAMILIES = ("spd", "isotropic", "diagonal")
+
 # ---------------------------------------------------------------- random sampling
 
 
-def _random_spd(rng, n):
-    """SPD H with a chosen spectrum: generic, aligned with 1 (the kernel of J), or near-singular."""
-    family = rng.integers(3)
-    if family == 1:
+def random_spd(rng, n, family="spd"):
+    """SPD H of a family: `spd` mixes generic spectra, H aligned with 1 (the kernel of J) and
+    near-singular ones; `isotropic` is a I + b 11ᵀ (b may be negative, a + n b > 0); `diagonal`."""
+    if family == "isotropic":
+        a = 10 ** rng.uniform(-1, 1)
+        b = 10 ** rng.uniform(-1, 3) if rng.random() < 0.7 else -a / n * rng.uniform(0, 0.9)
+        return np.eye(n) * a + b * np.ones((n, n))
+    if family == "diagonal":
+        return np.diag(10 ** rng.uniform(-2, 2, n))
+    kind = rng.integers(3)
+    if kind == 1:
         return np.eye(n) * 10 ** rng.uniform(-1, 1) + 10 ** rng.uniform(-1, 3) * np.ones((n, n))
     Q, _ = np.linalg.qr(rng.standard_normal((n, n)))
-    spread = 2 if family == 0 else 6
+    spread = 2 if kind == 0 else 6
     eigenvalues = 10 ** rng.uniform(-spread / 2, spread / 2, n)
     H = (Q * eigenvalues) @ Q.T
     return (H + H.T) / 2
 
 
-def _random_logits(rng, n):
-    """Logits spread over many scales, so that many coefficients are tiny (down to e^-700)."""
-    scale = 10 ** rng.uniform(-1, np.log10(-LOGIT_FLOOR))
-    logits = -scale * rng.random(n) ** rng.uniform(0.3, 3)
+def random_logits(rng, n):
+    """Logits over many scales (coefficients down to e^-700), exact ties, or near-uniform z."""
+    shape = rng.random()
+    if shape < 0.6:  # spread over scales
+        scale = 10 ** rng.uniform(-1, np.log10(-LOGIT_FLOOR))
+        logits = -scale * rng.random(n) ** rng.uniform(0.3, 3)
+    elif shape < 0.8:  # ties: a few distinct values, repeated
+        values = -10 ** rng.uniform(-1, np.log10(-LOGIT_FLOOR), int(rng.integers(1, 3)))
+        logits = rng.choice(np.append(values, 0.0), n)
+    else:  # near-uniform: every coefficient close to 1/n
+        logits = -10 ** rng.uniform(-8, -1) * rng.random(n)
     logits[rng.integers(n)] = 0.0
     return logits
 
 
-def random_cases(rng, count, n_range=(2, 10)):
-    for _ in range(count):
-        n = int(rng.integers(n_range[0], n_range[1] + 1))
-        yield Case.from_arrays(_random_logits(rng, n), _random_spd(rng, n))
+def random_case(seed, index, n_range=(2, 10), family="spd"):
+    """Sample `index` of the random pool of `seed`: its own generator, so any split of the pool
+    into work units draws the same cases."""
+    rng = np.random.default_rng([seed, index])
+    n = int(rng.integers(n_range[0], n_range[1] + 1))
+    return Case.from_arrays(random_logits(rng, n), random_spd(rng, n, family))
 
 
-def random_examples(rng, N, n, extra):
-    """N examples (log z_i, H_i) with moderate logits and keys with K Kᵀ = I, d = nN + extra (T2.multi)."""
+def random_multi_case(seed, index):
+    """Sample `index` of the T2.multi pool: N, n ∈ {2, 3} examples with moderate logits, and keys with
+    K Kᵀ = I exactly (rows of a rational orthogonal matrix of size d = nN + 0..2)."""
+    rng = np.random.default_rng([seed, index, 1])  # a stream apart from the single-example pool's
+    N, n, extra = int(rng.integers(2, 4)), int(rng.integers(2, 4)), int(rng.integers(0, 3))
+    return multi_case_from(rng, N, n, extra)
+
+
+def multi_case_from(rng, N, n, extra):
     log_zs, Hs = [], []
     for _ in range(N):
         s = -10 ** rng.uniform(-1, 1.5) * rng.random(n)
-        log_zs.append(s - np.log(np.sum(np.exp(s))))
-        Hs.append(_random_spd(rng, n))
-    return log_zs, Hs, orthonormal_keys(rng, n * N, n * N + extra)
-
-
-def random_multi_cases(rng, count):
-    for _ in range(count):
-        N, n = int(rng.integers(2, 4)), int(rng.integers(2, 4))
-        yield random_examples(rng, N, n, int(rng.integers(0, 3)))
+        log_zs.append(tuple(Fraction(float(v)) for v in s))
+        Hs.append(tuple(tuple(Fraction(float(v)) for v in row) for row in random_spd(rng, n)))
+    d = n * N + extra
+    generator = tuple(tuple(int(v) for v in row) for row in rng.integers(-3, 4, (d, d)))
+    return MultiCase(tuple(log_zs), tuple(Hs), generator, n * N)
 
 
 # ---------------------------------------------------------------- Hypothesis
@@ -75,40 +99,61 @@ class _Counterexample(Exception):
 
 
 @st.composite
-def simple_cases(draw, min_n=2, max_n=5):
-    """Integer logits (down to e^-700) and H = A Aᵀ + c I with small integer A: exact, shrinkable."""
+def simple_cases(draw, min_n=2, max_n=5, family="spd"):
+    """Integer logits (down to e^-700) and an integer H of the family (A Aᵀ + c I with small integer A;
+    a I + b 11ᵀ; a positive diagonal): exact, and shrinkable towards small n and small integers."""
     n = draw(st.integers(min_n, max_n))
     logits = draw(st.lists(st.integers(LOGIT_FLOOR, 0), min_size=n, max_size=n))
-    A = np.array(draw(st.lists(st.lists(st.integers(-3, 3), min_size=n, max_size=n), min_size=n, max_size=n)))
-    c = draw(st.integers(1, 4))
-    return Case.from_arrays(logits, A @ A.T + c * np.eye(n, dtype=int))
+    if family == "isotropic":
+        a = draw(st.integers(1, 6))
+        H = a * np.eye(n, dtype=int) + draw(st.integers(0, 6)) * np.ones((n, n), dtype=int)
+    elif family == "diagonal":
+        H = np.diag(draw(st.lists(st.integers(1, 9), min_size=n, max_size=n)))
+    else:
+        A = np.array(draw(st.lists(st.lists(st.integers(-3, 3), min_size=n, max_size=n), min_size=n, max_size=n)))
+        H = A @ A.T + draw(st.integers(1, 4)) * np.eye(n, dtype=int)
+    return Case.from_arrays(logits, H)
+
+
+def _quiet_about_worker_threads(test):
+    """On a Dask worker, the worker's own threads draw from the `random` module while Hypothesis
+    generates; Hypothesis then warns that a strategy used `random`, which ours do not."""
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies")
+            return test(*args, **kwargs)
+
+    return run
 
 
 def _settings(seed_value, max_examples):
     def wrap(test):
         configured = settings(
             max_examples=max_examples,
-            database=None,
+            database=None,  # a seeded search is reproducible; saved counterexamples are replayed by the engine
             deadline=None,
             phases=(Phase.generate, Phase.target, Phase.shrink),
             suppress_health_check=list(HealthCheck),
             verbosity=Verbosity.quiet,
             report_multiple_bugs=False,
         )(test)
-        return seed(seed_value)(configured)
+        return _quiet_about_worker_threads(seed(seed_value)(configured))
 
     return wrap
 
 
-def adversarial(claim, reading, decider, seed_value, max_examples=60):
-    """Hypothesis search maximising the violation; a failure comes back shrunk."""
+def adversarial(job, decider, seed_value, max_examples=60):
+    """Hypothesis search maximising the violation of `job`; a failure comes back shrunk."""
     count = [0]
+    n_range = getattr(job, "n_range", (job.min_n, max(job.min_n, 5)))
 
     @_settings(seed_value, max_examples)
-    @given(simple_cases(min_n=claim.min_n))
+    @given(simple_cases(min_n=max(job.min_n, n_range[0]), max_n=n_range[1], family=getattr(job, "family", "spd")))
     def probe(case):
         count[0] += 1
-        evaluation = decider.decide(claim, reading, case)
+        evaluation = decider.decide(job, case)
         target(-float(evaluation.margin), label="violation")
         if not evaluation.holds:
             raise _Counterexample(case)
@@ -120,18 +165,20 @@ def adversarial(claim, reading, decider, seed_value, max_examples=60):
     return Found(None, count[0])
 
 
-def adversarial_multi(claim, seed_value, max_examples, decide):
+def adversarial_multi(decide, seed_value, max_examples):
+    """Hypothesis search over T2.multi cases (sizes and a generator seed); `decide(case)` returns
+    (holds, gap) with gap ≥ 0 the relative disagreement to maximise."""
     count = [0]
 
     @_settings(seed_value, max_examples)
     @given(st.integers(2, 3), st.integers(2, 3), st.integers(0, 2), st.integers(0, 2**32 - 1))
     def probe(N, n, extra, key_seed):
         count[0] += 1
-        log_zs, Hs, K = random_examples(np.random.default_rng(key_seed), N, n, extra)
-        evaluation = decide(log_zs, Hs, K)
-        target(-float(evaluation.margin), label="disagreement")
-        if not evaluation.holds:
-            raise _Counterexample((log_zs, Hs, K))
+        case = multi_case_from(np.random.default_rng(key_seed), N, n, extra)
+        holds, gap = decide(case)
+        target(float(gap), label="disagreement")
+        if not holds:
+            raise _Counterexample(case)
 
     try:
         probe()

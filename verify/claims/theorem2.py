@@ -3,49 +3,19 @@
 The library API returns result objects and never prints; `progress(done, total, label)`
 is an optional callback the CLI turns into a progress bar.
 """
-import multiprocessing
-import os
 import time
-
-import mpmath as mp
-import numpy as np
+from dataclasses import dataclass
 
 from verify.claims import certificates, search
+from verify.claims.engine import (JobTally, MultiUnit, Pool, merge, run_adversarial, run_multi_adversarial,
+                                  run_multi_unit, run_unit, units_for)
+from verify.claims.executors import Interrupted, executor_for
 from verify.claims.record import evaluate
 from verify.claims.registry import select
-from verify.claims.results import ClaimResult, Counterexample, MultiEvidence, Report, SearchEvidence
-from verify.numerics.curvature import curvature_fast, curvature_precise
-from verify.numerics.multi import multi_spectrum
+from verify.claims.results import (ClaimResult, Counterexample, InterruptedEvidence, MultiEvidence, Report,
+                                   SearchEvidence)
+from verify.numerics.curvature import curvature_precise
 from verify.numerics.precision import CERTIFY_DPS, decimal
-
-
-class Decider:
-    """Float64 first; a margin within its error estimate is re-decided at `dps` digits, then at 2·dps.
-
-    Spectra are cached per case (a Case is a frozen, hashable record of exact numbers);
-    `precise_rechecks` counts the re-decisions, whether or not their spectrum was cached."""
-
-    def __init__(self, dps):
-        self.dps = dps
-        self.precise_rechecks = 0
-        self._spectra = {}
-
-    def spectrum(self, case, dps=None):
-        key = (case, dps)
-        if key not in self._spectra:
-            if dps is None:
-                self._spectra[key] = curvature_fast(case.log_z_float(), case.H_float())
-            else:
-                self._spectra[key] = curvature_precise(case.logits, case.H, dps)
-        return self._spectra[key]
-
-    def decide(self, claim, reading, case):
-        for dps in (None, self.dps, 2 * self.dps):
-            self.precise_rechecks += dps is not None
-            evaluation = evaluate(claim, reading, self.spectrum(case, dps), case.L, case.mu)
-            if evaluation.decided:
-                return evaluation
-        return evaluation  # tight to 2·dps digits: counts as holding (the claims are non-strict)
 
 
 def evaluate_case(case, dps=50, claim_ids=None):
@@ -60,115 +30,140 @@ def evaluate_case(case, dps=50, claim_ids=None):
     return q, rows
 
 
-def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir="certificates", progress=None, workers=None):
+@dataclass(frozen=True)
+class ClaimJob:
+    """A built-in claim under one reading, as the search engine sees it."""
+
+    claim: object
+    reading: object
+    pool: Pool = Pool()
+
+    @property
+    def label(self):
+        return f"{self.claim.id} {self.reading or ''}".strip()
+
+    @property
+    def min_n(self):
+        return self.claim.min_n
+
+    @property
+    def n_range(self):  # the adversarial search's token counts
+        return (self.claim.min_n, max(self.claim.min_n, 5))
+
+    def evaluate(self, q, case):
+        return evaluate(self.claim, self.reading, q, case.L, case.mu)
+
+
+def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir="certificates", progress=None, workers=None,
+                 scheduler=None, example_db=None, executor=None):
     """Search every selected claim and reading; REFUTED only with a confirmed certificate.
 
-    The (claim, reading) jobs are independent and seeded, so they run in forked worker
-    processes (one per core) and give the same results in any order; the float64 spectra
-    of the random pool are computed once, before the fork, and inherited."""
+    The work is cut into seeded units (engine) run by `executor` (default: in process for one
+    worker, else a local Dask cluster of `workers` processes or the Dask `scheduler` at that
+    address); the report is the same whatever runs it. `example_db` is a folder where Hypothesis
+    keeps counterexamples, replayed first on the next run. Ctrl-C returns the report so far,
+    with `interrupted` set."""
     started = time.perf_counter()
     claims = select("theorem2", claim_ids)
-    rng = np.random.default_rng(seed)
-    pool = list(search.random_cases(rng, samples))
-    multi_pool = list(search.random_multi_cases(rng, max(samples // 10, 5))) if any(c.multi for c in claims) else []
-    jobs = [(c, r) for c in claims for r in c.readings]
-    decider = Decider(dps)
-    if any(not c.multi for c in claims):
-        for case in pool:
-            decider.spectrum(case)
-
-    def run_job(index):
-        claim, reading = jobs[index]
-        if claim.multi:
-            return _run_multi(claim, multi_pool, seed, dps, samples)
-        return _run_single(claim, reading, pool, decider, seed, dps, samples, out_dir)
-
-    labels = [f"{c.id} {r or ''}".strip() for c, r in jobs]
-    workers = min(workers or os.cpu_count() or 1, len(jobs))
-    results = _run_forked(run_job, labels, workers, progress)
-    return Report(seed, dps, samples, tuple(results), time.perf_counter() - started)
-
-
-def _run_forked(run_job, labels, workers, progress):
-    """run_job(i) for every i, in `workers` forked processes (the closure is inherited, not pickled)."""
-    total = len(labels)
-    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        results = []
-        for index in range(total):
-            results.append(run_job(index))
-            if progress:
-                progress(index + 1, total, labels[index])
-        return results
-    context = multiprocessing.get_context("fork")
-    queue = context.Queue()
-    processes = [context.Process(target=_worker, args=(run_job, range(w, total, workers), queue), daemon=True)
-                 for w in range(workers)]
-    for process in processes:
-        process.start()
-    results = [None] * total
+    jobs = [ClaimJob(c, r) for c in claims if not c.multi for r in c.readings]
+    tasks = _single_tasks(jobs, seed, samples, dps, example_db)
+    multi = [c for c in claims if c.multi]
+    if multi:
+        tasks += _multi_tasks(seed, samples, dps, example_db)
+    own = executor is None
+    executor = executor or executor_for(workers, scheduler)
+    interrupted = False
     try:
-        for done in range(total):
-            index, ok, value = queue.get()
-            if not ok:
-                raise value
-            results[index] = value
-            if progress:
-                progress(done + 1, total, labels[index])
+        results = executor.run(tasks, progress)
+    except Interrupted as stop:
+        results, interrupted = stop.results, True
     finally:
-        for process in processes:
-            process.join(timeout=1) if results.count(None) == 0 else process.terminate()
-    return results
+        if own:
+            executor.close()
+    by_kind = _sorted_results(tasks, results)
+    outcomes = [_single_result(job, i, by_kind, seed, dps, samples, out_dir) for i, job in enumerate(jobs)]
+    outcomes += [_multi_result(c, by_kind, dps, samples, out_dir) for c in multi]
+    order = {(c.id, r): k for k, (c, r) in enumerate((c, r) for c in claims for r in c.readings)}
+    outcomes.sort(key=lambda result: order[(result.id, result.reading)])
+    return Report(seed, dps, samples, tuple(outcomes), time.perf_counter() - started, interrupted=interrupted)
 
 
-def _worker(run_job, indices, queue):
-    for index in indices:
-        try:
-            queue.put((index, True, run_job(index)))
-        except BaseException as error:  # handed to the parent, which raises it
-            queue.put((index, False, error))
-            return
+def _single_tasks(jobs, seed, samples, dps, example_db):
+    if not jobs:
+        return []
+    ids = tuple(range(len(jobs)))
+    tasks = [(f"samples {u.start}–{u.stop - 1}", run_unit, (u, jobs)) for u in units_for(seed, samples, ids, dps)]
+    examples = max(samples // 5, 20)
+    tasks += [(f"{job.label}: adversarial", run_adversarial, (job, seed, dps, examples, example_db)) for job in jobs]
+    tasks += [(f"{job.label}: symbolic", _symbolic_evidence, (job.claim, job.reading)) for job in jobs]
+    return tasks
 
 
-def _run_single(claim, reading, pool, decider, seed, dps, samples, out_dir):
-    rechecks_before = decider.precise_rechecks
-    worst, failures, evaluated = None, [], 0
-    for case in pool:
-        if case.n < claim.min_n:
-            continue
-        evaluated += 1
-        evaluation = decider.decide(claim, reading, case)
-        if worst is None or evaluation.margin < worst[0].margin:
-            worst = (evaluation, case)
-        if not evaluation.holds:
-            failures.append(case)
-    found = search.adversarial(claim, reading, decider, seed, max_examples=max(samples // 5, 20))
+def _multi_tasks(seed, samples, dps, example_db):
+    count = max(samples // 10, 5)
+    units = [MultiUnit(seed, start, min(start + 10, count), dps) for start in range(0, count, 10)]
+    tasks = [(f"T2.multi samples {u.start}–{u.stop - 1}", run_multi_unit, (u,)) for u in units]
+    tasks.append(("T2.multi: adversarial", run_multi_adversarial, (seed, dps, max(samples // 20, 10), example_db)))
+    return tasks
+
+
+def _sorted_results(tasks, results):
+    """Results grouped by what produced them (None where a task did not finish)."""
+    groups = {"unit": [], "adversarial": {}, "symbolic": {}, "multi": [], "multi_adversarial": None}
+    for (label, function, args), result in zip(tasks, results):
+        if function is run_unit:
+            groups["unit"].append(result)
+        elif function is run_adversarial:
+            groups["adversarial"][args[0].label] = result
+        elif function is _symbolic_evidence:
+            groups["symbolic"][label.split(":")[0]] = result
+        elif function is run_multi_unit:
+            groups["multi"].append(result)
+        else:
+            groups["multi_adversarial"] = result
+    return groups
+
+
+def _single_result(job, index, by_kind, seed, dps, samples, out_dir):
+    claim, reading = job.claim, job.reading
+    units = by_kind["unit"]
+    adversarial = by_kind["adversarial"].get(job.label)
+    tally = merge(u for u in units if u is not None).get(index, JobTally())
+    if (any(u is None for u in units) or adversarial is None) and not tally.failures:
+        return _result(claim, reading, "INTERRUPTED", InterruptedEvidence(
+            f"interrupted after {tally.evaluated} of about {samples} random cases, with no counterexample so far"))
+    found, adversarial_rechecks = adversarial or (search.Found(None, 0), 0)
+    worst = tally.worst
     evidence = SearchEvidence(
-        samples=evaluated,
+        samples=tally.evaluated,
         adversarial_examples=found.examples,
-        precise_rechecks=decider.precise_rechecks - rechecks_before,
-        worst_margin=decimal(worst[0].margin, 6) if worst else None,
-        worst_case_n=worst[1].n if worst else None,
-        random_counterexamples=len(failures),
+        precise_rechecks=tally.rechecks + adversarial_rechecks,
+        worst_margin=decimal(worst[0], 6) if worst else None,
+        worst_case_n=worst[3].n if worst else None,
+        random_counterexamples=len(tally.failures),
     )
-    evidence = _symbolic_evidence(claim, reading, evidence)
-    counterexample = found.case or (min(failures, key=lambda c: c.n) if failures else None)
+    symbolic = by_kind["symbolic"].get(job.label) or {}
+    evidence = evidence.with_(**symbolic)
+    failures = sorted(tally.failures, key=lambda f: (f[1].n, f[0]))
+    counterexample = found.case or (failures[0][1] if failures else None)
     if counterexample is None:
         return _result(claim, reading, "HOLDS", evidence)
     evidence = evidence.with_(shrunk=found.case is not None)
     return _refute(claim, reading, counterexample, max(dps, CERTIFY_DPS), evidence, out_dir)
 
 
-def _symbolic_evidence(claim, reading, evidence):
-    """The SymPy evidence (d/dR of the implied bound; the n = 2 proof). SymPy is loaded here, on use,
-    so that importing the search does not pay for it."""
+def _symbolic_evidence(claim, reading):
+    """The SymPy evidence fields (d/dR of the implied bound; the n = 2 proof). SymPy is loaded here,
+    on use, so that importing the search does not pay for it."""
     from verify.claims import proofs
 
+    fields = {}
     if claim.id == "T2.eq47.kappa":
-        evidence = evidence.with_(dependence_on_R=proofs.kappa_bound_monotonicity())
+        fields["dependence_on_R"] = proofs.kappa_bound_monotonicity()
     two_tokens = proofs.prove_two_token(claim, reading)
     if two_tokens is not None:
-        evidence = evidence.with_(two_tokens=("PROVED " if two_tokens[0] else "REFUTED ") + two_tokens[1])
-    return evidence
+        fields["two_tokens"] = ("PROVED " if two_tokens[0] else "REFUTED ") + two_tokens[1]
+    return fields
 
 
 def _refute(claim, reading, case, dps, evidence, out_dir):
@@ -185,40 +180,33 @@ def _refute(claim, reading, case, dps, evidence, out_dir):
     return _result(claim, reading, verdict, evidence, certificate=str(path))
 
 
-def _run_multi(claim, pool, seed, dps, samples):
-    worst, failures = None, []
-    for log_zs, Hs, K in pool:
-        evaluation = _decide_multi(claim, log_zs, Hs, K, dps)
-        if worst is None or _gap(evaluation) > _gap(worst):
-            worst = evaluation
-        if not evaluation.holds:
-            failures.append((log_zs, Hs, K))
-    found = search.adversarial_multi(claim, seed, max_examples=max(samples // 20, 10), decide=lambda *a: _decide_multi(claim, *a, dps))
+def _multi_result(claim, by_kind, dps, samples, out_dir):
+    """T2.multi from its samples' balls: HOLDS when every pair overlaps with a radius below 10^(−dps/2);
+    REFUTED only through a certificate that `check` confirms (disjoint balls)."""
+    if any(u is None for u in by_kind["multi"]) or by_kind["multi_adversarial"] is None:
+        return _result(claim, None, "INTERRUPTED", InterruptedEvidence("the run was interrupted before T2.multi was decided"))
+    rows = sorted((row for unit in by_kind["multi"] for row in unit), key=lambda row: row[0])
+    found = by_kind["multi_adversarial"]
+    disjoint = [row[4] for row in rows if not row[3]]
+    counterexample = found.case or (disjoint[0] if disjoint else None)
+    largest_radius = max(row[2] for row in rows)
     evidence = MultiEvidence(
-        samples=len(pool),
+        samples=len(rows),
         adversarial_examples=found.examples,
-        worst_relative_gap=decimal(_gap(worst), 3) if worst else None,
-        worst_gap_tolerance=f"{worst.tolerance:.1e}" if worst else None,
-        counterexamples=len(failures) + (found.case is not None),
+        worst_relative_gap=f"{max(row[1] for row in rows):.1e}",
+        largest_relative_radius=f"{largest_radius:.1e}",
+        disagreements=len(disjoint) + (found.case is not None),
+        method="both sides as Arb balls; K = rows of an exactly orthogonal rational matrix (Cayley), so K Kᵀ = I",
     )
-    verdict = "HOLDS" if not failures and found.case is None else "INCONCLUSIVE"
-    if verdict != "HOLDS":
-        evidence = evidence.with_(note="a disagreement between the dense and block κ beyond the error estimate; "
-                                       "no certificate format for several examples yet")
-    return _result(claim, None, verdict, evidence)
-
-
-def _decide_multi(claim, log_zs, Hs, K, dps):
-    evaluation = evaluate(claim, None, multi_spectrum(log_zs, Hs, K))
-    if evaluation.decided:
-        return evaluation
-    return evaluate(claim, None, multi_spectrum(log_zs, Hs, K, dps))
-
-
-def _gap(evaluation):
-    """|ln(dense κ / block κ)|: the relative disagreement of the two sides of T2.multi."""
-    with mp.workdps(30):
-        return abs(mp.log(evaluation.lhs / evaluation.rhs))
+    if counterexample is not None:
+        path = certificates.write_multi_certificate(out_dir, claim, counterexample, max(dps, CERTIFY_DPS))
+        check = certificates.check_certificate(path)
+        evidence = evidence.with_(certificate_check=check.summary)
+        return _result(claim, None, "REFUTED" if check.confirmed else "INCONCLUSIVE", evidence, certificate=str(path))
+    if largest_radius >= 10 ** (-dps / 2):
+        evidence = evidence.with_(note=f"some balls stayed wider than 10^(−{dps // 2}); raise the precision")
+        return _result(claim, None, "INCONCLUSIVE", evidence)
+    return _result(claim, None, "HOLDS", evidence)
 
 
 def _result(claim, reading, verdict, evidence, certificate=None):

@@ -12,12 +12,10 @@ from dataclasses import dataclass
 
 import mpmath as mp
 import numpy as np
-from scipy.linalg import block_diag
 
 from verify.errors import InputError
 from verify.numerics import dynamics, model
 from verify.numerics.model import orthonormal_keys
-from verify.numerics.multi import orthonormal_rows
 from verify.numerics.precision import CERTIFY_DPS
 from verify.numerics.softmax import jacobian
 
@@ -130,6 +128,8 @@ def _largest_fitting_d(n, N):
 
 def decoupling(n, N, d, rng, spread=2.0):
     """How far the decoupled formulas (blockdiag(J_i²), block κ, 1 − 1/κ) are off at this d."""
+    from scipy.linalg import block_diag  # SciPy is loaded on use: the claim registry imports this module
+
     problem, p_star = model.student_teacher(rng, N, n, d, key_kind="closest", logit_spread=spread)
     z, _ = model.attention(problem, p_star)
     Js = [jacobian(zi) for zi in z]
@@ -166,6 +166,13 @@ def _interlacing_margin(m, c, rows, d):
     return float(min((m[:d] - c).min(), (c - m[rows - d:rows]).min()) / m[0])
 
 
+def orthonormal_rows(K):
+    """K with rows orthonormalised at mpmath's working precision (K Kᵀ = I to every digit)."""
+    Q, _ = mp.qr(mp.matrix([[mp.mpf(float(v)) for v in row] for row in K]).T, mode="skinny")
+    rows, cols = len(K), len(K[0])
+    return [[Q[j, i] for j in range(cols)] for i in range(rows)]
+
+
 def _interlacing_margin_mp(M, K, rows, d, dps=REDECIDE_DPS):
     """The same margin at `dps` digits, with K's columns re-orthonormalised there; a margin
     above −10^(10−dps) counts as 0 (equality, as where M has zero eigenvalues)."""
@@ -197,6 +204,8 @@ def under_parameterized(n, N, d, rng, spread=2.0):
     rows = n * N
     if d >= rows:
         raise InputError(f"T2.up is about d < nN; got d = {d} ≥ nN = {rows}", "d")
+    from scipy.linalg import block_diag  # loaded on use, as in decoupling
+
     K = orthonormal_keys(rng, rows, d)  # orthonormal columns
     blocks = []
     for _ in range(N):

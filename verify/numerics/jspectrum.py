@@ -1,6 +1,7 @@
 """The `spectrum` command's library API: every eigenvalue of J(z) by the secular kernel."""
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import mpmath as mp
 import numpy as np
@@ -22,18 +23,28 @@ class JSpectrumReport:
 
 
 def j_spectrum_report(logits, H=None, dps=30):
-    """Eigenvalues of J(z) by the secular kernel (mpmath when n is small or z leaves float64's range)."""
+    """Eigenvalues of J(z) by the secular kernel (mpmath when n is small or z leaves float64's range).
+
+    Work outside the kernel is linear in n: the logits are shifted by their maximum once."""
     n = len(logits)
+    log_z = _shifted_floats(logits)
+    if n <= MP_EIGENVALUE_LIMIT or not secular.within_float_range(log_z - math.log(n)):
+        values = secular.j_eigenvalues_mp(logits, dps=dps)
+        digits, method = dps, "secular, mpmath"
+    else:
+        z = np.exp(log_z)
+        values = list(secular.j_eigenvalues(z / np.sum(z)))
+        digits, method = 15, "secular, float64"
     with mp.workdps(dps + 10):
-        log_z = [v - max(logits) for v in logits]
-        fits = secular.within_float_range(np.array([float(v) for v in log_z]) - math.log(n))
-        if n <= MP_EIGENVALUE_LIMIT or not fits:
-            values = secular.j_eigenvalues_mp(log_z, dps=dps)
-            digits, method = dps, "secular, mpmath"
-        else:
-            s = np.array([float(v) for v in log_z])
-            values = list(secular.j_eigenvalues(np.exp(s) / np.sum(np.exp(s))))
-            digits, method = 15, "secular, float64"
         kappa_J = mp.mpf(values[0]) / mp.mpf(values[-2])
         kappa_JHJ = curvature_precise(logits, H, dps).kappa if H is not None else None
     return JSpectrumReport(n, tuple(values), kappa_J, kappa_JHJ, digits, method)
+
+
+def _shifted_floats(logits):
+    """s − max(s) as float64; exact rationals are shifted exactly, then rounded once."""
+    if all(isinstance(v, Fraction) for v in logits):
+        top = max(logits)
+        return np.array([float(v - top) for v in logits])
+    s = np.array([float(v) for v in logits])
+    return s - s.max()

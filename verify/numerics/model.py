@@ -11,7 +11,6 @@ matrix-free: a Hessian-vector product costs O(N n d) and never forms d × d.
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse.linalg import LinearOperator, eigsh
 
 from verify.errors import InputError
 
@@ -150,6 +149,8 @@ def hessian_spectrum(problem, p, exact=True, matrix_free=None, dense_limit=400):
     if not matrix_free:
         eigenvalues = np.linalg.eigvalsh(dense_hessian(problem, p, exact))
         return HessianSpectrum(eigenvalues[-1], eigenvalues[0], eigenvalues[-1] / eigenvalues[0], d, "dense")
+    from scipy.sparse.linalg import LinearOperator, eigsh  # SciPy is loaded on use: the search imports this module
+
     operator = LinearOperator((d, d), matvec=hvp(problem, p, exact), dtype=float)
     top = eigsh(operator, k=1, which="LA", return_eigenvectors=False)[0]
     bottom = eigsh(operator, k=1, which="SA", return_eigenvectors=False, tol=1e-10)[0]

@@ -1,79 +1,169 @@
-"""Several examples (T2.multi): κ of KᵀMK on its range, densely, beside the block formula."""
+"""Several examples (T2.multi): rigorous balls for κ of KᵀMK on its range and for the block formula.
+
+Keys satisfy K Kᵀ = I_{nN} exactly: K is the first nN rows of the Cayley transform
+Q = (I − A)(I + A)⁻¹ of an integer skew-symmetric A, a rational orthogonal matrix. Its Arb
+enclosure contains the exact K, so every ball below contains the exact value for the exactly
+orthonormal keys, and two sides whose balls are disjoint differ rigorously.
+"""
 import math
 from dataclasses import dataclass
 
-import mpmath as mp
+import flint
 import numpy as np
-from scipy.linalg import block_diag
 
-from verify.numerics.curvature import EPS, curvature_fast, curvature_precise
-from verify.numerics.precision import to_mpf
-from verify.numerics.softmax import jacobian
+from verify.numerics.curvature import curvature_fast
+from verify.numerics.arb import all_eigenvalues, jacobian_arb, on_tangent, softmax_arb, to_arb
+from verify.numerics.precision import bits_for
 
 
 @dataclass(frozen=True)
-class MultiSpectrum:
-    """κ of KᵀMK on its range, computed densely, beside the block formula of T2.multi."""
+class MultiCase:
+    """N examples (exact logits and H_i) and the integer generator of the keys; `rows` = nN ≤ d."""
 
-    kappa_dense: object
-    kappa_blocks: object
-    rel_err: float
-    dps: object
+    log_zs: tuple  # N tuples of exact logits
+    Hs: tuple  # N tuples of rows
+    generator: tuple  # d × d integers; A = upper(G) − upper(G)ᵀ is skew-symmetric
+    rows: int
 
-
-def block_kappa(spectra):
-    """max_i λ_max(B_i) / min_i λ_min(B_i) over the examples' curvature spectra."""
-    return max(q.lambda_max for q in spectra) / min(q.lambda_min for q in spectra)
-
-
-def dense_curvature_matrix(log_zs, Hs, K, dps=None):
-    """Kᵀ M K with M = blockdiag(J_i H_i J_i), float64 or mpmath (dps) entries."""
-    blocks = []
-    for log_z, H in zip(log_zs, Hs):
-        if dps is None:
-            z = np.exp(np.asarray(log_z, dtype=float))
-            J = jacobian(z)
-            blocks.append(J @ np.asarray(H, dtype=float) @ J)
-        else:
-            z = np.array([mp.exp(v) for v in log_z], dtype=object)
-            z = z / mp.fsum(z)
-            J = jacobian(z)
-            blocks.append(J.dot(np.array(H, dtype=object)).dot(J))
-    M = block_diag(*blocks)  # object dtype (mpf entries, integer zeros) on the mpmath path
-    K = np.asarray(K, dtype=object if dps else float)
-    return K.T.dot(M).dot(K)
+    @property
+    def d(self):
+        return len(self.generator)
 
 
-def orthonormal_rows(K):
-    """K with rows orthonormalised at mpmath's working precision (K Kᵀ = I to every digit)."""
-    Q, _ = mp.qr(mp.matrix([[mp.mpf(float(v)) for v in row] for row in K]).T, mode="skinny")
-    rows, cols = len(K), len(K[0])
-    return [[Q[j, i] for j in range(cols)] for i in range(rows)]
+@dataclass(frozen=True)
+class MultiEnclosure:
+    """κ of KᵀMK on its range (`dense`) and max_i λ_max(B_i) / min_i λ_min(B_i) (`blocks`), as balls."""
+
+    dense: object
+    blocks: object
+    bits: int
+
+    @property
+    def overlap(self):
+        return self.dense.overlaps(self.blocks)
+
+    @property
+    def relative_radius(self):
+        return max(float(b.rad()) / abs(float(b.mid())) for b in (self.dense, self.blocks))
 
 
-def multi_spectrum(log_zs, Hs, K, dps=None):
-    """Both sides of T2.multi; the dense side at a precision chosen from the block κ."""
-    if dps is None:
-        spectra = [curvature_fast(lz, H) for lz, H in zip(log_zs, Hs)]
-    else:
-        spectra = [curvature_precise(lz, H, dps) for lz, H in zip(log_zs, Hs)]
-    rank = sum(len(lz) - 1 for lz in log_zs)
-    with mp.workdps(40):
-        kappa_blocks = block_kappa(spectra)
-        digits_lost = float(mp.log10(kappa_blocks)) + math.log10(len(K[0]))
-    if dps is None and digits_lost < 8:
-        eigenvalues = np.linalg.eigvalsh(dense_curvature_matrix(log_zs, Hs, K))[::-1][:rank]
-        with mp.workdps(20):
-            kappa_dense = mp.mpf(eigenvalues[0]) / mp.mpf(eigenvalues[-1])
-        rel_err = max(q.rel_err for q in spectra) + 1e3 * EPS * 10**digits_lost
-        return MultiSpectrum(kappa_dense, kappa_blocks, rel_err, None)
-    work = int((dps or 30) + digits_lost + 10)
-    with mp.workdps(work):
-        spectra = [curvature_precise(lz, H, work) for lz, H in zip(log_zs, Hs)]
-        K_exact = orthonormal_rows(K)
-        A = dense_curvature_matrix([[to_mpf(v) for v in lz] for lz in log_zs], Hs, K_exact, work)
-        eigenvalues = sorted(mp.eigsy(mp.matrix(A.tolist()), eigvals_only=True), reverse=True)[:rank]
-        kappa_dense = eigenvalues[0] / eigenvalues[-1]
-        kappa_blocks = block_kappa(spectra)
-        rel_err = max(q.rel_err for q in spectra) + float(mp.mpf(10) ** (-work + digits_lost + 5))
-        return MultiSpectrum(kappa_dense, kappa_blocks, rel_err, work)
+def skew(generator):
+    """A = U − Uᵀ with U the strict upper triangle of the integer generator."""
+    G = np.array(generator, dtype=np.int64)
+    upper = np.triu(G, 1)
+    return upper - upper.T
+
+
+def keys_float(case):
+    """K in float64 (rounded once from the exact rational orthogonal rows)."""
+    A = skew(case.generator).astype(float)
+    eye = np.eye(case.d)
+    Q = np.linalg.solve((eye + A).T, (eye - A).T).T  # (I − A)(I + A)⁻¹
+    return Q[:case.rows]
+
+
+def keys_arb(case):
+    """The exact orthonormal rows K, enclosed at the context precision."""
+    A = flint.arb_mat(skew(case.generator).tolist())
+    eye = flint.arb_mat(case.d, case.d)
+    for i in range(case.d):
+        eye[i, i] = 1
+    Q = (eye - A) * (eye + A).inv()
+    K = flint.arb_mat(case.rows, case.d)
+    for i in range(case.rows):
+        for j in range(case.d):
+            K[i, j] = Q[i, j]
+    return K
+
+
+def _ball_max(values):
+    top = values[0]
+    for v in values[1:]:
+        top = (top + v + abs(top - v)) / 2  # max as a ball operation: contains max of any two points
+    return top
+
+
+def _ball_min(values):
+    low = values[0]
+    for v in values[1:]:
+        low = (low + v - abs(low - v)) / 2
+    return low
+
+
+def enclose_multi(case, bits, keys=None):
+    """Both sides of T2.multi as balls at `bits`, or None if some eigenvalue cannot be isolated there.
+    `keys` (an arb matrix) replaces the exactly orthonormal K, to see the identity fail without it."""
+    with flint.ctx.workprec(bits):
+        blocks, tops, bottoms = [], [], []
+        for log_z, H in zip(case.log_zs, case.Hs):
+            J = jacobian_arb(softmax_arb(log_z))
+            B = J * flint.arb_mat([[to_arb(v) for v in row] for row in H]) * J
+            eigenvalues = all_eigenvalues(on_tangent(B, len(log_z)))
+            if eigenvalues is None or not eigenvalues[0] > 0:
+                return None
+            blocks.append(B)
+            tops.append(eigenvalues[-1])
+            bottoms.append(eigenvalues[0])
+        M = _block_diagonal(blocks)
+        K = keys_arb(case) if keys is None else keys
+        dense = all_eigenvalues(_on_range(K.transpose() * M * K, K.transpose() * _tangent_blocks(case)))
+        if dense is None or not dense[0] > 0:
+            return None
+        return MultiEnclosure(dense[-1] / dense[0], _ball_max(tops) / _ball_min(bottoms), bits)
+
+
+def _tangent_blocks(case):
+    """V = blockdiag(V_i), V_i the basis e_k − e_n of T: range(M) = range(V) (exact integers)."""
+    sizes = [len(lz) for lz in case.log_zs]
+    V = flint.arb_mat(sum(sizes), sum(n - 1 for n in sizes))
+    row = col = 0
+    for n in sizes:
+        for k in range(n - 1):
+            V[row + k, col + k] = 1
+            V[row + n - 1, col + k] = -1
+        row, col = row + n, col + n - 1
+    return V
+
+
+def _on_range(A, U):
+    """A restricted to range(U), an invariant subspace holding its nonzero spectrum (A = KᵀMK maps into
+    Kᵀ range(M) = range(U)): (UᵀU)⁻¹ UᵀAU, whose eigenvalues are exactly A's nonzero ones."""
+    return (U.transpose() * U).solve(U.transpose() * A * U)
+
+
+def _block_diagonal(blocks):
+    size = sum(B.nrows() for B in blocks)
+    M = flint.arb_mat(size, size)
+    offset = 0
+    for B in blocks:
+        for i in range(B.nrows()):
+            for j in range(B.ncols()):
+                M[offset + i, offset + j] = B[i, j]
+        offset += B.nrows()
+    return M
+
+
+def block_kappa_estimate(case):
+    """κ of the block formula in float64 (only to choose the working precision)."""
+    kappas = []
+    for log_z, H in zip(case.log_zs, case.Hs):
+        s = np.array([float(v) for v in log_z])
+        s = s - s.max()
+        q = curvature_fast(s - np.log(np.sum(np.exp(s))), np.array([[float(v) for v in r] for r in H]))
+        kappas.append((float(q.lambda_max), float(q.lambda_min)))
+    return max(t for t, _ in kappas) / min(b for _, b in kappas)
+
+
+def decide_multi(case, dps, max_bits=1 << 14):
+    """The enclosure at a precision that resolves `dps/2` digits of κ, raised until the eigenvalues
+    are isolated and the radius is below 10^(−dps/2); the last enclosure tried (None if never isolated)."""
+    estimate = block_kappa_estimate(case)
+    digits_lost = math.log10(estimate) if math.isfinite(estimate) and estimate > 1 else 30.0
+    bits = bits_for(dps + digits_lost + 10)
+    enclosure = None
+    while bits <= max_bits:
+        enclosure = enclose_multi(case, bits) or enclosure
+        if enclosure is not None and enclosure.bits == bits and enclosure.relative_radius < 10 ** (-dps / 2):
+            return enclosure
+        bits *= 2
+    return enclosure
