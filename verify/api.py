@@ -5,7 +5,7 @@ Every function returns a result object and never prints; bad input raises
 `verify.InputError` with a one-line message that names the value and the fix.
 """
 from verify.claims.cases import Case, parse_case
-from verify.claims.certificates import CheckResult
+from verify.claims.results import CheckResult
 from verify.claims.certificates import check_certificate as _check_certificate
 from verify.claims.record import READINGS, Evaluation, evaluate
 from verify.claims.registry import get_claim

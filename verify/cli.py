@@ -1,143 +1,13 @@
-"""Command line: thin over the library API.  Bad input: one stderr line, exit 2."""
-import argparse
+"""Command line: thin over the library API (its grammar is verify.arguments).  Bad input: one stderr line, exit 2."""
 import json
 import os
 import sys
 import time
 from pathlib import Path
 
-MIN_DPS = 30  # verify.numerics.precision.MIN_DPS (not imported: the CLI starts fast)
-FLAGS = {"n": "--n", "N": "--N", "d": "--d", "steps": "--steps", "out": "--out", "claim": "--claim", "seed": "--seed",
-         "samples": "--samples", "dps": "--dps", "workers": "--workers", "scheduler": "--scheduler", "example_db": "--example-db"}
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        from verify.errors import InputError
-
-        command = " ".join(self.prog.split()[1:])
-        raise InputError(f"{message}; see `python -m verify {command + ' ' if command else ''}--help`")
-
-
-def _positive_int(name):
-    def parse(text):
-        from verify.errors import InputError
-
-        try:
-            value = int(text)
-        except ValueError:
-            raise InputError(f"{name} {text!r} is not a whole number; give a positive integer") from None
-        if value <= 0:
-            raise InputError(f"{name} {value} must be positive; give a positive integer")
-        return value
-
-    return parse
-
-
-def _dps(text):
-    from verify.errors import InputError
-
-    value = _positive_int("--dps")(text)
-    if value < MIN_DPS:
-        raise InputError(f"--dps {value} is below {MIN_DPS}, the least that can certify a margin; use --dps 50")
-    return value
-
-
-def _workers(text):
-    from verify.errors import InputError
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise InputError(f"--workers {text!r} is not a whole number; give 1 (in this process) or more") from None
-    if value < 1:
-        raise InputError(f"--workers {value} must be at least 1; give 1 (in this process) or more")
-    return value
-
-
-def _writable_dir(flag):
-    def parse(text):
-        import tempfile
-
-        from verify.errors import InputError
-
-        try:
-            Path(text).mkdir(parents=True, exist_ok=True)
-            tempfile.TemporaryFile(dir=text).close()  # the folder must take a file, not only look writable
-        except OSError as error:
-            raise InputError(f"{flag} {text!r} is not a writable folder ({error.strerror}); give a folder you can "
-                             "write to") from None
-        return text
-
-    return parse
-
-
-def _add_scaling(parser, example_db=True):
-    parser.add_argument("--workers", type=_workers, help="worker processes (default: this machine's cores; 1 runs in process)")
-    parser.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask scheduler (tcp://HOST:PORT)")
-    if example_db:
-        parser.add_argument("--example-db", metavar="DIR", type=_writable_dir("--example-db"),
-                            help="Hypothesis example database: a rerun replays earlier counterexamples first")
-
-
-def build_parser():
-    parser = _Parser(prog="verify", description="Check the mathematics of the softmax-attention GD paper (see SPEC.md).")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-
-    t2 = commands.add_parser("theorem2", help="Theorem 2 / Eq. (47): verdict table for every claim (the main job)")
-    t2.add_argument("--case", metavar="FILE.json", help="evaluate one configuration instead of searching")
-    t2.add_argument("--claim", metavar="ID", action="append", help="only this claim (repeatable)")
-    t2.add_argument("--seed", type=int, default=0, help="random and Hypothesis seed (default 0)")
-    t2.add_argument("--samples", type=_positive_int("--samples"), default=300, help="random cases per claim (default 300)")
-    t2.add_argument("--dps", type=_dps, default=50, help=f"digits for re-decisions and certificates (≥ {MIN_DPS}, default 50)")
-    t2.add_argument("--out", metavar="DIR", default="certificates", help="folder for certificates (default ./certificates)")
-    t2.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    t2.add_argument("--strict", action="store_true", help="exit 1 if any claim is REFUTED")
-    _add_scaling(t2)
-
-    a2 = commands.add_parser("assumption2", help="Assumption 2: which readings d allows, and what breaks without it")
-    a2.add_argument("--n", type=_positive_int("--n"), help="tokens per sequence (with --N and --d: one user's dimensions)")
-    a2.add_argument("--N", type=_positive_int("--N"), help="number of sequences")
-    a2.add_argument("--d", type=_positive_int("--d"), help="key dimension")
-    a2.add_argument("--seed", type=int, default=0)
-    a2.add_argument("--samples", type=_positive_int("--samples"), default=40, help="random cases per check (default 40)")
-    a2.add_argument("--claim", metavar="ID", action="append", help="only this claim (repeatable)")
-    a2.add_argument("--json", action="store_true")
-    a2.add_argument("--plot", metavar="FILE.png", help="plot the decoupling errors against d/(nN)")
-    _add_scaling(a2, example_db=False)
-
-    derive = commands.add_parser("derive", help="derivations D1–D6 and A2 with their symbolic and numeric checks")
-    derive.add_argument("ids", nargs="*", metavar="ID", help="derivation ids (default: all)")
-    derive.add_argument("--json", action="store_true")
-    derive.add_argument("--strict", action="store_true", help="exit 1 if a check fails")
-
-    export = commands.add_parser("export-latex", help="write derivations.tex and one snippet per derivation")
-    export.add_argument("--out", metavar="DIR", default="derivations", help="folder (default derivations/)")
-
-    experiments = commands.add_parser("experiments", help="reviewer-requested experiments: CSVs, plots and summary.md")
-    experiments.add_argument("names", nargs="*", metavar="NAME",
-                             help="optimizers, conditioning, estimation, sparse-target, losses, joint, regimes (default: all)")
-    size = experiments.add_mutually_exclusive_group()
-    size.add_argument("--quick", action="store_true", help="small sweeps, all experiments in under 3 minutes (default)")
-    size.add_argument("--full", action="store_true", help="larger sweeps")
-    experiments.add_argument("--out", metavar="DIR", default="results", help="output folder (default results/)")
-    experiments.add_argument("--seed", type=int, default=0)
-    experiments.add_argument("--steps", type=_positive_int("--steps"), help="steps per run (overrides the preset)")
-    experiments.add_argument("--n", type=_positive_int("--n"), help="tokens per sequence (overrides the preset)")
-    experiments.add_argument("--N", type=_positive_int("--N"), help="sequences (overrides the preset)")
-
-    spectrum = commands.add_parser("spectrum", help="eigenvalues of J(z) by the secular equation; κ of J and of J H J on T")
-    spectrum.add_argument("file", metavar="FILE.json", help='{"z": [...]} or {"logits": [...]}, optional "H"')
-    spectrum.add_argument("--json", action="store_true")
-    spectrum.add_argument("--dps", type=_dps, default=30, help=f"digits (≥ {MIN_DPS}, default 30)")
-
-    check = commands.add_parser("check", help="re-verify a certificate from scratch (ball arithmetic, ≥ 50 digits)")
-    check.add_argument("file", metavar="FILE")
-    check.add_argument("--json", action="store_true")
-    return parser
-
 
 def main(argv=None):
+    from verify.arguments import FLAGS, build_parser
     from verify.errors import InputError
 
     parser = build_parser()
@@ -178,6 +48,20 @@ def cmd_theorem2(args):
     return _print_report(report, args)
 
 
+def cmd_claims(args):
+    from verify.atomic import check_out_dir
+    from verify.claims.user.claimfile import load_claims
+    from verify.claims.user.run import run_claims
+
+    claims = load_claims(args.file)
+    check_out_dir(args.out, "certificates")
+    with _LazyProgress("searching") as progress:
+        report = run_claims(claims, args.seed, args.samples, args.dps, args.claim, args.out, progress, args.workers,
+                            args.scheduler, args.example_db)
+    return _print_report(report, args, title=f"Claims of {args.file} — seed {report.seed}, {report.dps} digits, "
+                                              f"{report.seconds:.1f} s")
+
+
 def _print_report(report, args, title=None):
     """The table (or JSON); exit 130 after an interrupted run, 1 for REFUTED under --strict."""
     if args.json:
@@ -210,7 +94,7 @@ def _theorem2_case(args):
 def cmd_check(args):
     from verify.claims.certificates import check_certificate
 
-    result = check_certificate(args.file)
+    result = check_certificate(args.file, args.claims)
     if args.json:
         print(json.dumps({"file": args.file, "confirmed": result.confirmed, "reason": result.reason, "bits": result.bits}))
     else:
@@ -294,7 +178,7 @@ def cmd_derive(args):
 def cmd_export_latex(args):
     from verify.derivations.latex import export
 
-    paths = export(args.out)
+    paths = export(args.out, args.claims)
     print(f"wrote {len(paths)} files to {args.out}/: " + ", ".join(Path(p).name for p in paths))
     return 0
 
@@ -347,7 +231,7 @@ def _check_plot_path(path):
         raise InputError(f"--plot {path!r}: the folder {str(target.parent)!r} does not exist or is not writable")
 
 
-COMMANDS = {"theorem2": cmd_theorem2, "assumption2": cmd_assumption2, "derive": cmd_derive,
+COMMANDS = {"theorem2": cmd_theorem2, "claims": cmd_claims, "assumption2": cmd_assumption2, "derive": cmd_derive,
             "export-latex": cmd_export_latex, "experiments": cmd_experiments, "spectrum": cmd_spectrum, "check": cmd_check}
 
 

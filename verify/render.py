@@ -32,8 +32,9 @@ def _text_SearchEvidence(e, result):
     if e.counterexample:
         c = e.counterexample
         coefficients = c.inputs.get("logits", c.inputs.get("z"))
+        how = f"{c.lhs[:12]} vs {c.rhs[:12]}" if c.lhs is not None else f"margin {c.margin[:12]}"
         parts.append(f"smallest counterexample n={c.n}: logits {coefficients}, H {c.inputs['H']}; "
-                     f"{c.inequality} fails: {c.lhs[:12]} vs {c.rhs[:12]}")
+                     f"{c.inequality} fails: {how}")
     if result.certificate:
         parts.append(f"certificate {result.certificate}")
     if e.note:

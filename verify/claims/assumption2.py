@@ -8,7 +8,7 @@ import numpy as np
 
 from verify.claims.assumption2_claims import Settings
 from verify.claims.registry import select
-from verify.claims.executors import Interrupted, executor_for
+from verify.claims.executors import run_tasks
 from verify.claims.results import ClaimResult, InterruptedEvidence, Report
 from verify.numerics.assumption2 import REDECIDE_DPS, Decoupling, check_sizes, decoupling, readings
 from verify.numerics.precision import decimal
@@ -59,16 +59,7 @@ def run_assumption2(seed=0, settings=None, claim_ids=None, progress=None, worker
     started = time.perf_counter()
     claims = select("assumption2", claim_ids)
     tasks = [(claim.id, _check, (claim, [seed, index], settings)) for index, claim in enumerate(claims)]
-    own = executor is None
-    executor = executor or executor_for(workers, scheduler)
-    interrupted = False
-    try:
-        results = executor.run(tasks, progress)
-    except Interrupted as stop:
-        results, interrupted = stop.results, True
-    finally:
-        if own:
-            executor.close()
+    results, interrupted = run_tasks(tasks, progress, executor, workers, scheduler)
     outcomes = tuple(result or ClaimResult(claim.id, None, claim.statement, claim.latex, "INTERRUPTED",
                                            InterruptedEvidence("the run was interrupted before this claim was checked"))
                      for claim, result in zip(claims, results))

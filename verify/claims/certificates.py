@@ -8,7 +8,6 @@ the eigenvalues are isolated, and confirms only when some inequality of the
 claim fails for every point of the balls and the recorded sides match.
 """
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import flint
@@ -18,9 +17,11 @@ from verify import atomic
 from verify.claims.cases import parse_case, read_json
 from verify.claims.record import constants_for
 from verify.claims.registry import get_claim
+from verify.claims.results import CheckResult
+from verify.claims.user.run import check_user_certificate
 from verify.errors import InputError
-from verify.numerics.arb import all_eigenvalues, arb_to_mpf, jacobian_arb, on_tangent, softmax_arb
-from verify.numerics.curvature import CurvatureSpectrum
+from verify.numerics.arb import arb_to_mpf
+from verify.numerics.curvature import curvature_balls
 from verify.numerics.multi import MultiCase, decide_multi
 from verify.numerics.precision import CERTIFY_DPS, bits_for, decimal, exact_decimal, parse_number, to_arb, to_mpf
 
@@ -66,18 +67,8 @@ def write_multi_certificate(out_dir, claim, case, dps):
     return atomic.write_text(Path(out_dir) / f"{claim.id}.json", json.dumps(body, indent=2) + "\n")
 
 
-@dataclass(frozen=True)
-class CheckResult:
-    confirmed: bool
-    reason: str
-    bits: int
-
-    @property
-    def summary(self):
-        return ("CONFIRMED" if self.confirmed else "NOT CONFIRMED") + f" ({self.reason}; {self.bits}-bit balls)"
-
-
 def load_certificate(path):
+    """(claim, reading, case, recorded sides, dps) of a built-in claim's certificate; InputError if malformed."""
     data = read_json(path, "certificate")
     if not isinstance(data, dict) or any(k not in data for k in FIELDS):
         missing = [k for k in FIELDS if not isinstance(data, dict) or k not in data]
@@ -114,7 +105,12 @@ def parse_multi_inputs(data, where):
                      tuple(tuple(r) for r in generator), rows)
 
 
-def check_certificate(path):
+def check_certificate(path, claims_file=None):
+    """Re-verify a certificate from scratch: a CheckResult, confirmed only for a rigorous failure.
+    A user claim's certificate is re-parsed with the safe parser (and compared with `claims_file`)."""
+    data = read_json(path, "certificate")
+    if isinstance(data, dict) and "user_claim" in data:
+        return check_user_certificate(data, path, claims_file)
     claim, reading, case, recorded, dps = load_certificate(path)
     if claim.multi:
         return _check_multi(case, recorded, dps)
@@ -165,20 +161,5 @@ def _matches(recorded, ball):
 
 
 def rigorous_spectrum(case):
-    """Every eigenvalue of J H J on T, of H on T and of H as rigorous balls at the context precision
-    (None when they cannot be isolated there)."""
-    n = case.n
-    z = softmax_arb(case.logits)
-    J = jacobian_arb(z)
-    H = flint.arb_mat([[to_arb(v) for v in row] for row in case.H])
-    curvature = all_eigenvalues(on_tangent(J * H * J, n))
-    on_T = all_eigenvalues(on_tangent(H, n))
-    ambient = all_eigenvalues(H)
-    if curvature is None or on_T is None or ambient is None or not curvature[0] > 0:
-        return None
-    z_desc = tuple(sorted(z, key=lambda a: a.mid(), reverse=True))
-    return CurvatureSpectrum(
-        n, curvature[-1], curvature[0], on_T[-1], on_T[0], ambient[-1], ambient[0], z_desc, 0.0, None,
-        kappa=curvature[-1] / curvature[0], R=z_desc[0] / z_desc[-1],
-    )
-
+    """Every eigenvalue of J H J on T, of H on T and of H for a case, as balls (None if not isolated)."""
+    return curvature_balls(case.logits, case.H)

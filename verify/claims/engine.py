@@ -16,9 +16,11 @@ import flint
 
 from verify.claims import search
 from verify.claims.cases import parse_case
+from verify.claims.results import InterruptedEvidence, SearchEvidence
 from verify.errors import InputError
 from verify.numerics.curvature import curvature_fast, curvature_precise
 from verify.numerics.multi import decide_multi
+from verify.numerics.precision import decimal
 
 UNIT_SIZE = 50  # samples per work unit
 
@@ -144,6 +146,81 @@ def _saved_cases(store, job):
         except (InputError, ValueError):
             store.delete(_key(job), value)  # unreadable: not ours, or from an older format
     return cases
+
+
+def single_tasks(jobs, seed, samples, dps, example_db=None):
+    """The random units (per pool of jobs) and one adversarial task per job, as (label, function, args)."""
+    pools = {}
+    for index, job in enumerate(jobs):
+        pools.setdefault(job.pool, []).append(index)
+    tasks = []
+    for ids in pools.values():
+        tasks += [(f"samples {u.start}–{u.stop - 1}", run_unit, (u, jobs)) for u in units_for(seed, samples, tuple(ids), dps)]
+    examples = max(samples // 5, 20)
+    tasks += [(f"{job.label}: adversarial", run_adversarial, (job, seed, dps, examples, example_db)) for job in jobs]
+    return tasks
+
+
+@dataclass(frozen=True)
+class Collected:
+    """Task results by kind: unit tallies (None where unfinished), adversarial results by job label,
+    and any other task's result by its label."""
+
+    units: list
+    adversarial: dict
+    other: dict
+
+
+def collect(tasks, results):
+    units, adversarial, other = [], {}, {}
+    for (label, function, args), result in zip(tasks, results):
+        if function is run_unit:
+            units.append(result)
+        elif function is run_adversarial:
+            adversarial[args[0].label] = result
+        else:
+            other[label] = result
+    return Collected(units, adversarial, other)
+
+
+CANDIDATES = 5  # counterexamples tried in turn until one is certified
+
+
+def search_outcome(job, index, collected, samples):
+    """(evidence, candidates) of one job: SearchEvidence and the counterexamples to certify, best first
+    (the shrunk one, then the random ones by n), empty when none was found; InterruptedEvidence and ()
+    when Ctrl-C came before it was decided."""
+    tally = merge(u for u in collected.units if u is not None).get(index, JobTally())
+    adversarial = collected.adversarial.get(job.label)
+    if (None in collected.units or adversarial is None) and not tally.failures:
+        return InterruptedEvidence(f"interrupted after {tally.evaluated} of about {samples} random cases, "
+                                   "with no counterexample so far"), ()
+    found, adversarial_rechecks = adversarial or (search.Found(None, 0), 0)
+    worst = tally.worst
+    evidence = SearchEvidence(
+        samples=tally.evaluated,
+        adversarial_examples=found.examples,
+        precise_rechecks=tally.rechecks + adversarial_rechecks,
+        worst_margin=decimal(worst[0], 6) if worst else None,
+        worst_case_n=worst[3].n if worst else None,
+        random_counterexamples=len(tally.failures),
+    )
+    failures = [case for _, case in sorted(tally.failures, key=lambda f: (f[1].n, f[0]))]
+    candidates = tuple(([found.case] if found.case is not None else []) + failures)[:CANDIDATES]
+    if candidates:
+        evidence = evidence.with_(shrunk=found.case is not None)
+    return evidence, candidates
+
+
+def first_certified(candidates, refute):
+    """refute(case) for each candidate in turn: the first REFUTED result, else the first one's
+    (a counterexample at an exact tie can be real yet beyond what balls can certify)."""
+    results = []
+    for case in candidates:
+        results.append(refute(case))
+        if results[-1].verdict == "REFUTED":
+            return results[-1]
+    return results[0]
 
 
 def merge(results):

@@ -94,3 +94,17 @@ def executor_for(workers=None, scheduler=None):
     if scheduler is None and (workers or os.cpu_count() or 1) == 1:
         return InProcess()
     return DaskExecutor(workers or os.cpu_count() or 1, scheduler)
+
+
+def run_tasks(tasks, progress=None, executor=None, workers=None, scheduler=None):
+    """(results, interrupted): the tasks on `executor`, or on one made for `workers`/`scheduler` and
+    closed afterwards; after Ctrl-C, the results that had arrived (None for the others)."""
+    own = executor is None
+    executor = executor or executor_for(workers, scheduler)
+    try:
+        return executor.run(tasks, progress), False
+    except Interrupted as stop:
+        return stop.results, True
+    finally:
+        if own:
+            executor.close()

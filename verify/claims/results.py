@@ -35,9 +35,9 @@ class Counterexample(Evidence):
 
     n: int
     inputs: dict
-    inequality: str
-    lhs: str
-    rhs: str
+    inequality: str  # a user claim: its holds text
+    lhs: object  # None for a user claim (its margin says how it fails)
+    rhs: object
     margin: str
 
 
@@ -141,3 +141,16 @@ class Report:
     @property
     def refuted(self):
         return [c for c in self.claims if c.verdict == "REFUTED"]
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """A certificate check: confirmed or not, why, and the ball precision (bits) that decided it."""
+
+    confirmed: bool
+    reason: str
+    bits: int
+
+    @property
+    def summary(self):
+        return ("CONFIRMED" if self.confirmed else "NOT CONFIRMED") + f" ({self.reason}; {self.bits}-bit balls)"

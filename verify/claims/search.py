@@ -3,6 +3,7 @@ adversarial search (`target` on the margin) that shrinks a failure to the
 smallest n and the simplest numbers (integers) that still fail.
 """
 import functools
+import math
 import warnings
 from dataclasses import dataclass
 from fractions import Fraction
@@ -154,10 +155,17 @@ def adversarial(job, decider, seed_value, max_examples=60):
     def probe(case):
         count[0] += 1
         evaluation = decider.decide(job, case)
-        target(-float(evaluation.margin), label="violation")
+        violation = -float(evaluation.margin)
+        if math.isfinite(violation):  # a margin beyond float64's range cannot steer the search
+            target(violation, label="violation")
         if not evaluation.holds:
             raise _Counterexample(case)
 
+    return _run(probe, count)
+
+
+def _run(probe, count):
+    """Run a Hypothesis probe: the counterexample it raised (shrunk), or None, with the examples run."""
     try:
         probe()
     except _Counterexample as failure:
@@ -180,8 +188,4 @@ def adversarial_multi(decide, seed_value, max_examples):
         if not holds:
             raise _Counterexample(case)
 
-    try:
-        probe()
-    except _Counterexample as failure:
-        return Found(failure.case, count[0])
-    return Found(None, count[0])
+    return _run(probe, count)

@@ -6,14 +6,13 @@ is an optional callback the CLI turns into a progress bar.
 import time
 from dataclasses import dataclass
 
-from verify.claims import certificates, search
-from verify.claims.engine import (JobTally, MultiUnit, Pool, merge, run_adversarial, run_multi_adversarial,
-                                  run_multi_unit, run_unit, units_for)
-from verify.claims.executors import Interrupted, executor_for
+from verify.claims import certificates
+from verify.claims.engine import (MultiUnit, Pool, collect, first_certified, run_multi_adversarial, run_multi_unit,
+                                  search_outcome, single_tasks)
+from verify.claims.executors import run_tasks
 from verify.claims.record import evaluate
 from verify.claims.registry import select
-from verify.claims.results import (ClaimResult, Counterexample, InterruptedEvidence, MultiEvidence, Report,
-                                   SearchEvidence)
+from verify.claims.results import ClaimResult, Counterexample, InterruptedEvidence, MultiEvidence, Report
 from verify.numerics.curvature import curvature_precise
 from verify.numerics.precision import CERTIFY_DPS, decimal
 
@@ -66,37 +65,18 @@ def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir="certifica
     started = time.perf_counter()
     claims = select("theorem2", claim_ids)
     jobs = [ClaimJob(c, r) for c in claims if not c.multi for r in c.readings]
-    tasks = _single_tasks(jobs, seed, samples, dps, example_db)
+    tasks = single_tasks(jobs, seed, samples, dps, example_db)
+    tasks += [(f"{job.label}: symbolic", _symbolic_evidence, (job.claim, job.reading)) for job in jobs]
     multi = [c for c in claims if c.multi]
     if multi:
         tasks += _multi_tasks(seed, samples, dps, example_db)
-    own = executor is None
-    executor = executor or executor_for(workers, scheduler)
-    interrupted = False
-    try:
-        results = executor.run(tasks, progress)
-    except Interrupted as stop:
-        results, interrupted = stop.results, True
-    finally:
-        if own:
-            executor.close()
-    by_kind = _sorted_results(tasks, results)
-    outcomes = [_single_result(job, i, by_kind, seed, dps, samples, out_dir) for i, job in enumerate(jobs)]
-    outcomes += [_multi_result(c, by_kind, dps, samples, out_dir) for c in multi]
+    results, interrupted = run_tasks(tasks, progress, executor, workers, scheduler)
+    collected = collect(tasks, results)
+    outcomes = [_single_result(job, i, collected, dps, samples, out_dir) for i, job in enumerate(jobs)]
+    outcomes += [_multi_result(c, collected, dps, out_dir) for c in multi]
     order = {(c.id, r): k for k, (c, r) in enumerate((c, r) for c in claims for r in c.readings)}
     outcomes.sort(key=lambda result: order[(result.id, result.reading)])
     return Report(seed, dps, samples, tuple(outcomes), time.perf_counter() - started, interrupted=interrupted)
-
-
-def _single_tasks(jobs, seed, samples, dps, example_db):
-    if not jobs:
-        return []
-    ids = tuple(range(len(jobs)))
-    tasks = [(f"samples {u.start}–{u.stop - 1}", run_unit, (u, jobs)) for u in units_for(seed, samples, ids, dps)]
-    examples = max(samples // 5, 20)
-    tasks += [(f"{job.label}: adversarial", run_adversarial, (job, seed, dps, examples, example_db)) for job in jobs]
-    tasks += [(f"{job.label}: symbolic", _symbolic_evidence, (job.claim, job.reading)) for job in jobs]
-    return tasks
 
 
 def _multi_tasks(seed, samples, dps, example_db):
@@ -107,49 +87,15 @@ def _multi_tasks(seed, samples, dps, example_db):
     return tasks
 
 
-def _sorted_results(tasks, results):
-    """Results grouped by what produced them (None where a task did not finish)."""
-    groups = {"unit": [], "adversarial": {}, "symbolic": {}, "multi": [], "multi_adversarial": None}
-    for (label, function, args), result in zip(tasks, results):
-        if function is run_unit:
-            groups["unit"].append(result)
-        elif function is run_adversarial:
-            groups["adversarial"][args[0].label] = result
-        elif function is _symbolic_evidence:
-            groups["symbolic"][label.split(":")[0]] = result
-        elif function is run_multi_unit:
-            groups["multi"].append(result)
-        else:
-            groups["multi_adversarial"] = result
-    return groups
-
-
-def _single_result(job, index, by_kind, seed, dps, samples, out_dir):
-    claim, reading = job.claim, job.reading
-    units = by_kind["unit"]
-    adversarial = by_kind["adversarial"].get(job.label)
-    tally = merge(u for u in units if u is not None).get(index, JobTally())
-    if (any(u is None for u in units) or adversarial is None) and not tally.failures:
-        return _result(claim, reading, "INTERRUPTED", InterruptedEvidence(
-            f"interrupted after {tally.evaluated} of about {samples} random cases, with no counterexample so far"))
-    found, adversarial_rechecks = adversarial or (search.Found(None, 0), 0)
-    worst = tally.worst
-    evidence = SearchEvidence(
-        samples=tally.evaluated,
-        adversarial_examples=found.examples,
-        precise_rechecks=tally.rechecks + adversarial_rechecks,
-        worst_margin=decimal(worst[0], 6) if worst else None,
-        worst_case_n=worst[3].n if worst else None,
-        random_counterexamples=len(tally.failures),
-    )
-    symbolic = by_kind["symbolic"].get(job.label) or {}
-    evidence = evidence.with_(**symbolic)
-    failures = sorted(tally.failures, key=lambda f: (f[1].n, f[0]))
-    counterexample = found.case or (failures[0][1] if failures else None)
-    if counterexample is None:
-        return _result(claim, reading, "HOLDS", evidence)
-    evidence = evidence.with_(shrunk=found.case is not None)
-    return _refute(claim, reading, counterexample, max(dps, CERTIFY_DPS), evidence, out_dir)
+def _single_result(job, index, collected, dps, samples, out_dir):
+    evidence, candidates = search_outcome(job, index, collected, samples)
+    if isinstance(evidence, InterruptedEvidence):
+        return _result(job.claim, job.reading, "INTERRUPTED", evidence)
+    evidence = evidence.with_(**(collected.other.get(f"{job.label}: symbolic") or {}))
+    if not candidates:
+        return _result(job.claim, job.reading, "HOLDS", evidence)
+    return first_certified(candidates, lambda case: _refute(job.claim, job.reading, case, max(dps, CERTIFY_DPS),
+                                                             evidence, out_dir))
 
 
 def _symbolic_evidence(claim, reading):
@@ -180,13 +126,14 @@ def _refute(claim, reading, case, dps, evidence, out_dir):
     return _result(claim, reading, verdict, evidence, certificate=str(path))
 
 
-def _multi_result(claim, by_kind, dps, samples, out_dir):
+def _multi_result(claim, collected, dps, out_dir):
     """T2.multi from its samples' balls: HOLDS when every pair overlaps with a radius below 10^(−dps/2);
     REFUTED only through a certificate that `check` confirms (disjoint balls)."""
-    if any(u is None for u in by_kind["multi"]) or by_kind["multi_adversarial"] is None:
+    units = [result for label, result in collected.other.items() if label.startswith("T2.multi samples")]
+    found = collected.other.get("T2.multi: adversarial")
+    if None in units or found is None:
         return _result(claim, None, "INTERRUPTED", InterruptedEvidence("the run was interrupted before T2.multi was decided"))
-    rows = sorted((row for unit in by_kind["multi"] for row in unit), key=lambda row: row[0])
-    found = by_kind["multi_adversarial"]
+    rows = sorted((row for unit in units for row in unit), key=lambda row: row[0])
     disjoint = [row[4] for row in rows if not row[3]]
     counterexample = found.case or (disjoint[0] if disjoint else None)
     largest_radius = max(row[2] for row in rows)

@@ -138,20 +138,39 @@ $T = \mathbf{1}^\perp$, $M = \operatorname{blockdiag}(J_i H_i J_i)$.
 """
 
 
+def user_claims_section(claims, source):
+    """The claims of a claim file: statement, the LaTeX SymPy's printer made of the parsed `holds`, sizes."""
+    lines = ["\\section{Claims of a claim file}\\label{sec:user-claims}\n",
+             f"Stated in \\texttt{{{text(str(source))}}}; \\texttt{{python -m verify claims}} gives their verdicts.\n"]
+    for claim in claims:
+        lines.append(f"\\paragraph{{\\texttt{{{text(claim.id)}}}}} {text(claim.statement)}\n")
+        lines.append(display(claim.latex))
+        lines.append(f"Searched over $n = {claim.n_range[0]}, \\dots, {claim.n_range[1]}$ with {claim.hessian} $H$.\n\n")
+    return "".join(lines)
+
+
 def snippet_name(derivation):
     return f"{derivation.id}-{derivation.slug}.tex"
 
 
-def document():
+def document(user_claims=None):
     body = [PREAMBLE, INTRO, "\\section{Derivations}\\label{sec:derivations}\n"]
     body += [derivation_snippet(d) for d in DERIVATIONS]
     body.append(claims_section())
+    if user_claims:
+        body.append(user_claims)
     body.append("\\end{document}\n")
     return "".join(body)
 
 
-def export(out_dir="derivations"):
-    """Write derivations.tex and one snippet per derivation and the claims; returns the paths."""
+def export(out_dir="derivations", claims_file=None):
+    """Write derivations.tex and one snippet per derivation and the claims (with a claim file's claims,
+    also user-claims.tex and a section of the document); returns the paths."""
+    user = None
+    if claims_file is not None:
+        from verify.claims.user.claimfile import load_claims  # only this option reads a claim file
+
+        user = user_claims_section(load_claims(claims_file), Path(claims_file).name)
     atomic.check_out_dir(out_dir, "LaTeX files")
     out = Path(out_dir)
     try:
@@ -160,7 +179,9 @@ def export(out_dir="derivations"):
         raise InputError(f"the output folder {out_dir!r} cannot be created ({error.strerror}); give a writable folder", "out") from None
     files = {snippet_name(d): derivation_snippet(d) for d in DERIVATIONS}
     files["claims.tex"] = claims_section()
-    files["derivations.tex"] = document()
+    if user:
+        files["user-claims.tex"] = user
+    files["derivations.tex"] = document(user)
     contents = {name: _no_trailing_space(body) for name, body in files.items()}
     try:
         return [str(atomic.write_text(out / name, body)) for name, body in contents.items()]

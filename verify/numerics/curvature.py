@@ -22,9 +22,9 @@ import flint
 import mpmath as mp
 import numpy as np
 
-from verify.numerics.arb import (arb_matrix, arb_to_mpf, bordered_inverse_block_arb, centre_arb, jacobian_arb,
-                                  softmax_arb, top_eigenvalue)
-from verify.numerics.precision import bits_for, to_fraction, to_mpf
+from verify.numerics.arb import (all_eigenvalues, arb_matrix, arb_to_mpf, bordered_inverse_block_arb, centre_arb,
+                                  jacobian_arb, on_tangent, softmax_arb, top_eigenvalue)
+from verify.numerics.precision import bits_for, to_arb, to_fraction, to_mpf
 from verify.numerics.secular import j_eigenvalues_mp
 
 EPS = np.finfo(float).eps
@@ -185,3 +185,32 @@ def curvature_precise(log_z, H, dps=30):
         z_desc = tuple(sorted((arb_to_mpf(v) for v in z), reverse=True))
         rel_err = max(err_B, err_Bp, err_L, err_mu, err_La, err_ma, 10.0 ** (-work + 5))
         return _spectrum(n, values, z_desc, rel_err, dps)
+
+
+# ---------------------------------------------------------------- balls (small n: every eigenvalue isolated)
+
+
+def curvature_balls(log_z, H):
+    """Every eigenvalue of J H J on T, of H on T and of H as rigorous balls at the context precision,
+    as a CurvatureSpectrum of arb values (None when they cannot be isolated there)."""
+    n = len(log_z)
+    z = softmax_arb(log_z)
+    J = jacobian_arb(z)
+    Hm = flint.arb_mat([[to_arb(v) for v in row] for row in H])
+    curvature = all_eigenvalues(on_tangent(J * Hm * J, n))
+    on_T = all_eigenvalues(on_tangent(Hm, n))
+    ambient = all_eigenvalues(Hm)
+    if curvature is None or on_T is None or ambient is None or not curvature[0] > 0:
+        return None
+    z_desc = tuple(sorted(z, key=lambda a: a.mid(), reverse=True))
+    return CurvatureSpectrum(
+        n, curvature[-1], curvature[0], on_T[-1], on_T[0], ambient[-1], ambient[0], z_desc, 0.0, None,
+        kappa=curvature[-1] / curvature[0], R=z_desc[0] / z_desc[-1],
+    )
+
+
+def j_extremes_balls(log_z):
+    """Balls around J's largest and smallest positive eigenvalues (J on T), or None if not isolated."""
+    z = softmax_arb(log_z)
+    eigenvalues = all_eigenvalues(on_tangent(jacobian_arb(z), len(z)))
+    return None if eigenvalues is None else (eigenvalues[-1], eigenvalues[0])

@@ -120,13 +120,13 @@ def exact_decimal(x):
 
 
 def decimal(value, digits=DIGITS):
-    """A decimal string with `digits` significant digits (mpf or float)."""
+    """A decimal string with `digits` significant digits (mpf or float); below 1e-4 in scientific notation."""
     if value is None:
         return None
     if not isinstance(value, mp.mpf):
         with mp.workdps(digits + 5):
             value = mp.mpf(value)
-    return mp.nstr(value, digits, strip_zeros=False)
+    return mp.nstr(value, digits, strip_zeros=False, min_fixed=-4)
 
 
 def bits_for(dps):

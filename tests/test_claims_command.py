@@ -1,0 +1,129 @@
+"""`python -m verify claims FILE.toml`: the built-in claims restated give theorem2's verdicts, planted
+false claims are refuted with certificates that `check` confirms, true ones never are, and bad claim
+files or edited certificates are one line with exit 2 and no file written."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, run_cli
+from tests.test_cli import assert_one_line_error
+from verify.claims.theorem2 import run_theorem2
+from verify.claims.user.claimfile import load_claims, parse_claims_text
+from verify.claims.user.run import run_claims
+
+EXAMPLES = Path(ROOT) / "examples" / "claims.toml"
+READING = {"tangent": "tangent-exact", "ambient": "ambient-bounds"}
+
+
+def test_restated_theorem2_claims_get_theorem2s_verdicts(tmp_path):
+    restated = [c for c in load_claims(EXAMPLES) if c.id.startswith("T2.")]
+    assert len(restated) == 10
+    mine = run_claims(restated, seed=5, samples=60, out_dir=str(tmp_path / "u"), workers=1)
+    builtin = run_theorem2(seed=5, samples=60, out_dir=str(tmp_path / "b"), workers=1)
+    verdicts = {(r.id, r.reading): r.verdict for r in builtin.claims}
+    for result in mine.claims:
+        claim_id, reading = result.id.rsplit(".", 1)
+        assert result.verdict == verdicts[(claim_id, READING[reading])], result.id
+    assert {r.verdict for r in mine.claims} == {"HOLDS", "REFUTED"}
+
+
+PLANTED = """
+[[claim]]
+id = "near_uniform"
+holds = "j_max >= 1.001 * j_min"
+n = [3, 10]
+[[claim]]
+id = "ties"
+holds = "j_max >= z(2) * (1 + 1e-9)"
+[[claim]]
+id = "large_n"
+holds = "z_max >= 1/6"
+[[claim]]
+id = "huge_kappa"
+holds = "kappa <= 1e400"
+[[claim]]
+id = "true_interlace"
+holds = "z_min <= j_min <= z(n-1) and z(2) <= j_max <= z_max"
+"""
+
+
+def test_planted_false_claims_are_refuted_and_check_confirms_each(tmp_path):
+    path = tmp_path / "planted.toml"
+    path.write_text(PLANTED)
+    out = run_cli("claims", str(path), "--json", "--samples", "80", "--workers", "1", "--out", str(tmp_path / "c"))
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    verdicts = {c["id"]: c["verdict"] for c in report["claims"]}
+    assert verdicts == {"near_uniform": "REFUTED", "ties": "REFUTED", "large_n": "REFUTED", "huge_kappa": "REFUTED",
+                        "true_interlace": "HOLDS"}
+    found = {c["id"]: c["evidence"]["counterexample"] for c in report["claims"] if c["verdict"] == "REFUTED"}
+    assert found["large_n"]["n"] >= 7
+    for claim in report["claims"]:
+        if claim["certificate"]:
+            check = run_cli("check", claim["certificate"], "--claims", str(path))
+            assert check.returncode == 0 and check.stdout.startswith("CONFIRMED"), check.stdout + check.stderr
+    assert report["command"] == "claims" and "versions" in report and all(c["reading"] is None for c in report["claims"])
+
+
+def test_edited_certificate_text_is_refused(tmp_path):
+    claims = parse_claims_text('[[claim]]\nid = "c"\nholds = "z_max >= 1/6"\n')
+    result = run_claims(claims, seed=1, samples=40, out_dir=str(tmp_path), workers=1).claims[0]
+    assert result.verdict == "REFUTED"
+    data = json.loads(Path(result.certificate).read_text())
+    data["user_claim"]["holds"] = "z_max >= 1/7"
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    out = run_cli("check", str(edited))
+    assert_one_line_error(out)
+    assert "edited" in out.stderr
+
+
+BAD_FILES = {
+    "syntax": ('[[claim]\nid = "x"\nholds = "n >= 2"\n', "line"),
+    "missing_holds": ('[[claim]]\nid = "x"\n', "holds"),
+    "duplicate": ('[[claim]]\nid = "x"\nholds = "n >= 2"\n[[claim]]\nid = "x"\nholds = "n >= 2"\n', "x"),
+    "unknown_key": ('[[claim]]\nid = "x"\nholds = "n >= 2"\ncolour = "red"\n', "colour"),
+    "unknown_name": ('[[claim]]\nid = "x"\nholds = "lamda_min >= 0"\n', "lambda_min"),
+    "import": ('[[claim]]\nid = "x"\nholds = "__import__(\'os\').system(\'ls\') >= 0"\n', "__import__"),
+    "dunder": ('[[claim]]\nid = "x"\nholds = "().__class__ >= 0"\n', "__class__"),
+    "index": ('[[claim]]\nid = "x"\nholds = "z(n+1) >= 0"\n', "z("),
+    "not_a_comparison": ('[[claim]]\nid = "x"\nholds = "kappa + 1"\n', "kappa"),
+    "n_range": ('[[claim]]\nid = "x"\nholds = "n >= 2"\nn = [1, 5]\n', "n"),
+    "hessian": ('[[claim]]\nid = "x"\nholds = "n >= 2"\nhessian = "dense"\n', "dense"),
+    "too_long": ('[[claim]]\nid = "x"\nholds = "' + "+".join(["n"] * 1100) + ' >= 0"\n', "2000"),
+    "tower": ('[[claim]]\nid = "x"\nholds = "10**10**10**10 > kappa"\n', ""),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_bad_claim_files_are_one_line_and_write_nothing(name, tmp_path):
+    text, mentioned = BAD_FILES[name]
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    out_dir = tmp_path / "certificates"
+    out = run_cli("claims", str(path), "--samples", "5", "--workers", "1", "--out", str(out_dir), timeout=60)
+    if name == "tower":  # a huge but legal number: decided quickly, not refused
+        assert out.returncode in (0, 2) and "Traceback" not in out.stderr
+        return
+    assert_one_line_error(out)
+    assert mentioned in out.stderr
+    assert not out_dir.exists()
+
+
+def test_no_user_text_reaches_eval_exec_sympify_or_parse_expr():
+    package = Path(ROOT) / "verify"
+    forbidden = re.compile(r"\b(eval|exec|sympify|parse_expr)\s*\(")
+    for source in package.rglob("*.py"):
+        code = "\n".join(line.split("#")[0] for line in source.read_text().splitlines())
+        assert not forbidden.search(code), f"{source} calls one of eval/exec/sympify/parse_expr"
+
+
+def test_export_latex_adds_the_claims_of_a_claim_file(tmp_path):
+    out = run_cli("export-latex", "--out", str(tmp_path), "--claims", str(EXAMPLES))
+    assert out.returncode == 0, out.stderr
+    document = (tmp_path / "derivations.tex").read_text()
+    section = (tmp_path / "user-claims.tex").read_text()
+    assert section in document
+    assert r"\lambda_{\min}" in section and r"\mu_T" in section and "z_{(2)}" in section

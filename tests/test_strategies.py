@@ -1,0 +1,102 @@
+"""verify.strategies: what they draw is what they promise (exact, SPD, on the simplex)."""
+from fractions import Fraction
+
+import mpmath as mp
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verify.claims.cases import Case
+from verify.numerics.secular import j_eigenvalues_mp
+from verify.numerics.curvature import isotropic_on_tangent
+from verify.strategies import FAMILIES, cases, probability_vectors, spd_matrices
+
+FAST = settings(max_examples=30, deadline=None)
+
+
+@FAST
+@given(st.sampled_from(FAMILIES).flatmap(lambda family: cases(min_n=2, max_n=8, hessian=family)))
+def test_cases_lie_on_the_simplex_with_exactly_symmetric_positive_definite_H(case):
+    assert isinstance(case, Case) and 2 <= case.n <= 8
+    with mp.workdps(50):
+        top = max(case.logits)
+        weights = [mp.exp(v - top) for v in case.logits]
+        z = [w / mp.fsum(weights) for w in weights]
+        assert abs(mp.fsum(z) - 1) < mp.mpf(10) ** -45 and min(z) > 0
+        H = mp.matrix([list(row) for row in case.H])
+        assert all(case.H[i][j] == case.H[j][i] for i in range(case.n) for j in range(case.n))
+        mp.cholesky(H)  # raises ValueError unless positive definite
+
+
+@FAST
+@given(cases(min_n=2, max_n=8))
+def test_j_eigenvalues_interlace_the_sorted_coefficients(case):
+    with mp.workdps(40):
+        top = max(case.logits)
+        weights = [mp.exp(v - top) for v in case.logits]
+        z = sorted((w / mp.fsum(weights) for w in weights), reverse=True)
+        eigenvalues = j_eigenvalues_mp(list(case.logits), dps=30)
+        slack = mp.mpf(10) ** -25
+        for k in range(case.n - 1):
+            assert z[k + 1] * (1 - slack) <= eigenvalues[k] <= z[k] * (1 + slack)
+        assert eigenvalues[-1] == 0
+
+
+@FAST
+@given(probability_vectors(min_n=2, max_n=10, min_log=-700))
+def test_probability_vectors_are_exact_logits_with_largest_zero(logits):
+    assert all(isinstance(v, Fraction) for v in logits)
+    assert max(logits) == 0 and min(logits) >= -700 - 1
+    assert all(float(v) == v for v in logits)  # dyadic: exactly a float as well
+
+
+@FAST
+@given(probability_vectors(min_n=3, max_n=6, ties=False))
+def test_without_ties_every_coefficient_is_distinct(logits):
+    assert len(set(logits)) == len(logits)
+
+
+def test_the_mix_reaches_ties_near_uniform_vectors_and_the_floor():
+    seen = set()
+
+    @settings(max_examples=200, deadline=None)
+    @given(probability_vectors(min_n=3, max_n=5, min_log=-700))
+    def probe(logits):
+        if len(set(logits)) < len(logits):
+            seen.add("ties")
+        if 0 < -min(logits) < 1e-6:
+            seen.add("near uniform")
+        if min(logits) == -700:
+            seen.add("floor")
+
+    probe()
+    assert seen == {"ties", "near uniform", "floor"}
+
+
+@FAST
+@given(st.integers(2, 6), st.data())
+def test_spd_matrices_have_the_chosen_spectrum(n, data):
+    spectrum = data.draw(st.lists(st.integers(1, 2**12), min_size=n, max_size=n))
+    for family in ("spd", "diagonal"):
+        H = data.draw(spd_matrices(n, family, spectrum))
+        with mp.workdps(50):
+            eigenvalues = sorted(mp.eigsy(mp.matrix([[mp.mpf(v.numerator) / v.denominator for v in row] for row in H]),
+                                          eigvals_only=True))
+            assert all(abs(a - b) < mp.mpf(10) ** -30 * b for a, b in zip(eigenvalues, sorted(spectrum)))
+
+
+@FAST
+@given(st.integers(2, 7), st.data())
+def test_isotropic_matrices_are_recognised(n, data):
+    case = data.draw(cases(min_n=n, max_n=n, hessian="isotropic"))
+    a, b = isotropic_on_tangent(case.H)
+    assert a > 0 and a + n * b > 0
+    H = data.draw(spd_matrices(n, "isotropic", spectrum=(3, 3 + 2 * n)))
+    assert H[0][0] == 5 and H[0][1] == 2
+
+
+def test_bad_family_or_spectrum_is_refused():
+    with pytest.raises(ValueError, match="family"):
+        spd_matrices(3, "dense")
+    with pytest.raises(ValueError, match="positive"):
+        spd_matrices(2, "diagonal", spectrum=(1, -1))

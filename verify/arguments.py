@@ -1,0 +1,147 @@
+"""The command line's grammar: sub-commands, their options, and the checks of option values
+(bad values are one-line InputErrors that name the flag and the fix)."""
+import argparse
+from pathlib import Path
+
+MIN_DPS = 30  # verify.numerics.precision.MIN_DPS (not imported: the CLI starts fast)
+FLAGS = {"n": "--n", "N": "--N", "d": "--d", "steps": "--steps", "out": "--out", "claim": "--claim", "seed": "--seed",
+         "samples": "--samples", "dps": "--dps", "workers": "--workers", "scheduler": "--scheduler", "example_db": "--example-db"}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        from verify.errors import InputError
+
+        command = " ".join(self.prog.split()[1:])
+        raise InputError(f"{message}; see `python -m verify {command + ' ' if command else ''}--help`")
+
+
+def _positive_int(name):
+    def parse(text):
+        from verify.errors import InputError
+
+        try:
+            value = int(text)
+        except ValueError:
+            raise InputError(f"{name} {text!r} is not a whole number; give a positive integer") from None
+        if value <= 0:
+            raise InputError(f"{name} {value} must be positive; give a positive integer")
+        return value
+
+    return parse
+
+
+def _dps(text):
+    from verify.errors import InputError
+
+    value = _positive_int("--dps")(text)
+    if value < MIN_DPS:
+        raise InputError(f"--dps {value} is below {MIN_DPS}, the least that can certify a margin; use --dps 50")
+    return value
+
+
+def _workers(text):
+    from verify.errors import InputError
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(f"--workers {text!r} is not a whole number; give 1 (in this process) or more") from None
+    if value < 1:
+        raise InputError(f"--workers {value} must be at least 1; give 1 (in this process) or more")
+    return value
+
+
+def _writable_dir(flag):
+    def parse(text):
+        import tempfile
+
+        from verify.errors import InputError
+
+        try:
+            Path(text).mkdir(parents=True, exist_ok=True)
+            tempfile.TemporaryFile(dir=text).close()  # the folder must take a file, not only look writable
+        except OSError as error:
+            raise InputError(f"{flag} {text!r} is not a writable folder ({error.strerror}); give a folder you can "
+                             "write to") from None
+        return text
+
+    return parse
+
+
+def _add_scaling(parser, example_db=True):
+    parser.add_argument("--workers", type=_workers, help="worker processes (default: this machine's cores; 1 runs in process)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask scheduler (tcp://HOST:PORT)")
+    if example_db:
+        parser.add_argument("--example-db", metavar="DIR", type=_writable_dir("--example-db"),
+                            help="Hypothesis example database: a rerun replays earlier counterexamples first")
+
+
+def build_parser():
+    parser = _Parser(prog="verify", description="Check the mathematics of the softmax-attention GD paper (see SPEC.md).")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    t2 = commands.add_parser("theorem2", help="Theorem 2 / Eq. (47): verdict table for every claim (the main job)")
+    t2.add_argument("--case", metavar="FILE.json", help="evaluate one configuration instead of searching")
+    t2.add_argument("--claim", metavar="ID", action="append", help="only this claim (repeatable)")
+    t2.add_argument("--seed", type=int, default=0, help="random and Hypothesis seed (default 0)")
+    t2.add_argument("--samples", type=_positive_int("--samples"), default=300, help="random cases per claim (default 300)")
+    t2.add_argument("--dps", type=_dps, default=50, help=f"digits for re-decisions and certificates (≥ {MIN_DPS}, default 50)")
+    t2.add_argument("--out", metavar="DIR", default="certificates", help="folder for certificates (default ./certificates)")
+    t2.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    t2.add_argument("--strict", action="store_true", help="exit 1 if any claim is REFUTED")
+    _add_scaling(t2)
+
+    uc = commands.add_parser("claims", help="decide your own claims, stated in a TOML claim file")
+    uc.add_argument("file", metavar="FILE.toml", help="[[claim]] tables: id, statement, holds, n, hessian")
+    uc.add_argument("--claim", metavar="ID", action="append", help="only this claim (repeatable)")
+    uc.add_argument("--seed", type=int, default=0, help="random and Hypothesis seed (default 0)")
+    uc.add_argument("--samples", type=_positive_int("--samples"), default=300, help="random cases per claim (default 300)")
+    uc.add_argument("--dps", type=_dps, default=50, help=f"digits for re-decisions and certificates (≥ {MIN_DPS}, default 50)")
+    uc.add_argument("--out", metavar="DIR", default="certificates", help="folder for certificates (default ./certificates)")
+    uc.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    uc.add_argument("--strict", action="store_true", help="exit 1 if any claim is REFUTED")
+    _add_scaling(uc)
+
+    a2 = commands.add_parser("assumption2", help="Assumption 2: which readings d allows, and what breaks without it")
+    a2.add_argument("--n", type=_positive_int("--n"), help="tokens per sequence (with --N and --d: one user's dimensions)")
+    a2.add_argument("--N", type=_positive_int("--N"), help="number of sequences")
+    a2.add_argument("--d", type=_positive_int("--d"), help="key dimension")
+    a2.add_argument("--seed", type=int, default=0)
+    a2.add_argument("--samples", type=_positive_int("--samples"), default=40, help="random cases per check (default 40)")
+    a2.add_argument("--claim", metavar="ID", action="append", help="only this claim (repeatable)")
+    a2.add_argument("--json", action="store_true")
+    a2.add_argument("--plot", metavar="FILE.png", help="plot the decoupling errors against d/(nN)")
+    _add_scaling(a2, example_db=False)
+
+    derive = commands.add_parser("derive", help="derivations D1–D6 and A2 with their symbolic and numeric checks")
+    derive.add_argument("ids", nargs="*", metavar="ID", help="derivation ids (default: all)")
+    derive.add_argument("--json", action="store_true")
+    derive.add_argument("--strict", action="store_true", help="exit 1 if a check fails")
+
+    export = commands.add_parser("export-latex", help="write derivations.tex and one snippet per derivation")
+    export.add_argument("--out", metavar="DIR", default="derivations", help="folder (default derivations/)")
+    export.add_argument("--claims", metavar="FILE.toml", help="add the claims of a claim file to the document")
+
+    experiments = commands.add_parser("experiments", help="reviewer-requested experiments: CSVs, plots and summary.md")
+    experiments.add_argument("names", nargs="*", metavar="NAME",
+                             help="optimizers, conditioning, estimation, sparse-target, losses, joint, regimes (default: all)")
+    size = experiments.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="small sweeps, all experiments in under 3 minutes (default)")
+    size.add_argument("--full", action="store_true", help="larger sweeps")
+    experiments.add_argument("--out", metavar="DIR", default="results", help="output folder (default results/)")
+    experiments.add_argument("--seed", type=int, default=0)
+    experiments.add_argument("--steps", type=_positive_int("--steps"), help="steps per run (overrides the preset)")
+    experiments.add_argument("--n", type=_positive_int("--n"), help="tokens per sequence (overrides the preset)")
+    experiments.add_argument("--N", type=_positive_int("--N"), help="sequences (overrides the preset)")
+
+    spectrum = commands.add_parser("spectrum", help="eigenvalues of J(z) by the secular equation; κ of J and of J H J on T")
+    spectrum.add_argument("file", metavar="FILE.json", help='{"z": [...]} or {"logits": [...]}, optional "H"')
+    spectrum.add_argument("--json", action="store_true")
+    spectrum.add_argument("--dps", type=_dps, default=30, help=f"digits (≥ {MIN_DPS}, default 30)")
+
+    check = commands.add_parser("check", help="re-verify a certificate from scratch (ball arithmetic, ≥ 50 digits)")
+    check.add_argument("file", metavar="FILE")
+    check.add_argument("--claims", metavar="FILE.toml", help="for a user claim's certificate: the claim file it must match")
+    check.add_argument("--json", action="store_true")
+    return parser
