@@ -81,14 +81,14 @@ def _theorem2_case(args):
     from verify.claims.theorem2 import evaluate_case
 
     case = load_case(args.case)
-    q, rows = evaluate_case(case, args.dps, args.claim)
+    report = evaluate_case(case, args.dps, args.claim)
     from verify.render import case_json, case_table
 
     if args.json:
-        print(json.dumps(case_json(q, rows), indent=2))
+        print(json.dumps(case_json(report), indent=2))
     else:
-        case_table(case, q, rows)
-    return 1 if args.strict and any(not r.holds for r in rows) else 0
+        case_table(case, report)
+    return 1 if args.strict and any(not r.holds for r, _ in report.rows) else 0
 
 
 def cmd_check(args):

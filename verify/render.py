@@ -80,7 +80,25 @@ def theorem2_table(report, console=None, title=None):
                       "`python -m verify check FILE`.", highlight=False)
 
 
-def case_json(q, rows):
+def ball_json(ball, digits=30):
+    """An Arb ball as decimal strings: its midpoint, its radius, and an interval [lo, hi] of `digits`-digit
+    decimals that contains it (Arb's own decimal conversion, which rounds outwards)."""
+    mid, rad, exponent = ball.mid_rad_10exp(digits)
+    scale = lambda m: decimal_from_integer(m, exponent)
+    return {"mid": scale(mid), "rad": scale(rad), "interval": [scale(mid - rad), scale(mid + rad)]}
+
+
+def decimal_from_integer(mantissa, exponent):
+    """mantissa · 10^exponent, exactly, as a decimal string in scientific notation."""
+    mantissa, exponent = int(mantissa), int(exponent)
+    if mantissa == 0:
+        return "0"
+    sign, digits = ("-" if mantissa < 0 else ""), str(abs(mantissa))
+    return f"{sign}{digits[0]}.{digits[1:] or '0'}e{exponent + len(digits) - 1:+d}"
+
+
+def case_json(report):
+    q, balls = report.spectrum, report.balls
     return {
         "command": "theorem2 --case",
         "versions": package_versions(),
@@ -93,10 +111,12 @@ def case_json(q, rows):
         "R": decimal(q.R),
         "relative_error": f"{q.rel_err:.1e}",
         "dps": q.dps,
+        "enclosures": None if balls is None else {name: ball_json(getattr(balls, name)) for name in
+                                                  ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "L_amb", "mu_amb", "R")},
         "claims": [
             {"id": r.claim, "reading": r.reading, "inequality": r.label, "lhs": decimal(r.lhs), "rhs": decimal(r.rhs),
-             "margin": decimal(r.margin), "holds": bool(r.holds)}
-            for r in rows
+             "margin": decimal(r.margin), "holds": bool(r.holds), "rigorous": rigorous}
+            for r, rigorous in report.rows
         ],
     }
 
@@ -107,20 +127,23 @@ def _short(value):
     return mp.nstr(value, 6)
 
 
-def case_table(case, q, rows, console=None):
+def case_table(case, report, console=None):
     console = console or Console()
+    q = report.spectrum
     summary = Table(title=f"J H J on T, n = {q.n} ({q.dps} digits, relative error ≤ {q.rel_err:.1e})")
     summary.add_column("quantity")
     summary.add_column("value")
+    summary.add_column("rigorous enclosure (radius)")
     for name in ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "R"):
-        summary.add_row(name, decimal(getattr(q, name)))
+        enclosure = ball_json(getattr(report.balls, name))["rad"] if report.balls is not None else "—"
+        summary.add_row(name, decimal(getattr(q, name)), f"± {enclosure}")
     console.print(summary)
-    claims = Table(title="claims at this case (margin = ln(lhs/rhs), ≥ 0 holds; --json gives every digit)")
-    for column in ("claim", "reading", "binding inequality", "lhs", "rhs", "margin", "holds"):
+    claims = Table(title="claims at this case (margin = ln(lhs/rhs), ≥ 0 holds; rigorous: what Arb balls alone decide)")
+    for column in ("claim", "reading", "binding inequality", "lhs", "rhs", "margin", "holds", "rigorous"):
         claims.add_column(column, overflow="fold")
-    for r in rows:
+    for r, rigorous in report.rows:
         claims.add_row(r.claim, r.reading or "—", r.label, _short(r.lhs), _short(r.rhs), _short(r.margin),
-                       "[green]holds[/]" if r.holds else "[red]fails[/]")
+                       "[green]holds[/]" if r.holds else "[red]fails[/]", rigorous)
     console.print(claims)
 
 

@@ -10,7 +10,7 @@ from typing import Callable
 
 import mpmath as mp
 
-from verify.numerics.precision import to_mpf
+from verify.numerics.precision import to_arb, to_mpf
 
 
 TANGENT = "tangent-exact"
@@ -96,3 +96,21 @@ def evaluate(claim, reading, q, L=None, mu=None):
                 rows.append((ineq.log_margin(mp.log), ineq))
         margin, worst = min(rows, key=lambda row: row[0])
     return Evaluation(claim.id, reading, worst.label, worst.lhs, worst.rhs, worst.relation, margin, tolerance)
+
+
+def ball_verdict(claim, reading, q, L=None, mu=None):
+    """A claim at a spectrum of Arb balls: "fails" when some inequality fails for every point of the
+    balls, "holds" when every one holds for every point, else "undecided" (tight at these balls).
+    L, μ are the user's exact constants (or None)."""
+    L, mu = (None if c is None else to_arb(c) for c in (L, mu))
+    L_r, mu_r = constants_for(reading, q, L, mu) if reading else (None, None)
+    verdicts = []
+    for ineq in claim.sides(q, L_r, mu_r):
+        if ineq.relation == "==":
+            verdicts.append("holds" if ineq.lhs.overlaps(ineq.rhs) else "fails")
+            continue
+        big, small = (ineq.lhs, ineq.rhs) if ineq.relation == ">=" else (ineq.rhs, ineq.lhs)
+        verdicts.append("holds" if big >= small else "fails" if big < small else "undecided")
+    if "fails" in verdicts:
+        return "fails"
+    return "holds" if all(v == "holds" for v in verdicts) else "undecided"

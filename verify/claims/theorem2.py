@@ -6,27 +6,76 @@ is an optional callback the CLI turns into a progress bar.
 import time
 from dataclasses import dataclass
 
+import flint
+
 from verify.claims import certificates
 from verify.claims.engine import (MultiUnit, Pool, collect, first_certified, run_multi_adversarial, run_multi_unit,
                                   search_outcome, single_tasks)
 from verify.claims.executors import run_tasks
-from verify.claims.record import evaluate
+from verify.claims.record import ball_verdict, evaluate
 from verify.claims.registry import select
 from verify.claims.results import ClaimResult, Counterexample, InterruptedEvidence, MultiEvidence, Report
-from verify.numerics.curvature import curvature_precise
-from verify.numerics.precision import CERTIFY_DPS, decimal
+from verify.numerics.arb import arb_to_mpf
+from verify.numerics.curvature import CurvatureSpectrum, curvature_balls, curvature_precise
+from verify.numerics.precision import CERTIFY_DPS, bits_for, decimal
+
+
+@dataclass(frozen=True)
+class CaseReport:
+    """Case mode: the spectrum to `dps` digits, its rigorous enclosure (a CurvatureSpectrum of Arb balls,
+    None if the eigenvalues could not be isolated), and per claim and reading the two sides at `dps`
+    digits with the verdict the balls alone give ("holds", "fails" or "undecided")."""
+
+    spectrum: object
+    balls: object
+    rows: tuple  # (Evaluation, rigorous verdict)
+    bits: int = 0  # the balls' precision
 
 
 def evaluate_case(case, dps=50, claim_ids=None):
-    """Case mode: the spectrum at `dps` digits and every single-example claim's two sides."""
-    q = curvature_precise(case.logits, case.H, dps)
+    """Case mode: every single-example claim at one case, to `dps` digits and rigorously."""
+    claims = [c for c in select("theorem2", claim_ids) if not c.multi and case.n >= c.min_n]
+    balls, bits = case_balls(case, dps) if case.n <= BALL_LIMIT else (None, bits_for(dps))
+    q = midpoints(balls, bits, dps) if balls is not None else curvature_precise(case.logits, case.H, dps)
     rows = []
-    for claim in select("theorem2", claim_ids):
-        if claim.multi or case.n < claim.min_n:
-            continue
-        for reading in claim.readings:
-            rows.append(evaluate(claim, reading, q, case.L, case.mu))
-    return q, rows
+    with flint.ctx.workprec(bits):  # the sides' products at the balls' own precision
+        for claim in claims:
+            for reading in claim.readings:
+                rigorous = ball_verdict(claim, reading, balls, case.L, case.mu) if balls is not None else "undecided"
+                rows.append((evaluate(claim, reading, q, case.L, case.mu), rigorous))
+    return CaseReport(q, balls, tuple(rows), bits)
+
+
+def case_balls(case, dps, max_bits=1 << 14):
+    """(balls, bits): rigorous balls of every spectral quantity of the case at ≥ `dps` digits (raising
+    the precision until the eigenvalues are isolated), or (None, the last bits tried)."""
+    bits = bits_for(dps + 10)
+    while bits <= max_bits:
+        with flint.ctx.workprec(bits):
+            balls = curvature_balls(case.logits, case.H)
+            if balls is not None and all(_radius_ok(getattr(balls, name), dps) for name in BALL_FIELDS):
+                return balls, bits
+        bits *= 2
+    return None, bits // 2
+
+
+BALL_FIELDS = ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "L_amb", "mu_amb", "R")
+BALL_LIMIT = 16  # every eigenvalue isolated by Arb up to this n (its cost grows as n³ at high precision)
+
+
+def midpoints(balls, bits, dps):
+    """The balls' midpoints as a CurvatureSpectrum of mpf (to `dps` digits; rel_err from the radii)."""
+    with flint.ctx.workprec(bits):
+        rel = max(float(getattr(balls, name).rad() / abs(getattr(balls, name).mid())) for name in BALL_FIELDS)
+        values = {name: arb_to_mpf(getattr(balls, name)) for name in BALL_FIELDS}
+        z_desc = tuple(arb_to_mpf(v) for v in balls.z_desc)
+    return CurvatureSpectrum(balls.n, values["lambda_max"], values["lambda_min"], values["L_T"], values["mu_T"],
+                             values["L_amb"], values["mu_amb"], z_desc, max(rel, 10.0 ** -(dps + 5)), dps,
+                             kappa=values["kappa"], R=values["R"])
+
+
+def _radius_ok(ball, dps):
+    return ball.rad() <= abs(ball.mid()) * flint.arb(10) ** (-dps)
 
 
 @dataclass(frozen=True)

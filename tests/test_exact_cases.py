@@ -1,0 +1,117 @@
+"""Case mode on exact inputs: decimal strings are kept exactly, every λ matches an independent 100-digit
+dense reference to 30 digits, the rigorous enclosures contain it, and no case file — however wrong —
+ends in a traceback."""
+import contextlib
+import io
+import json
+import math
+import tempfile
+from pathlib import Path
+
+import mpmath as mp
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verify.claims.cases import parse_case
+from verify.claims.theorem2 import evaluate_case
+from verify.cli import main
+from verify.numerics.arb import arb_to_mpf
+from verify.numerics.precision import to_mpf
+
+ISOTROPIC = {"logits": ["0", "-1", "-2"],
+             "H": [["1.1", "0.7", "0.7"], ["0.7", "1.1", "0.7"], ["0.7", "0.7", "1.1"]]}  # 0.4 I + 0.7 11ᵀ
+TIE = {"logits": ["0", "0"], "H": [["1.4", "0.1"], ["0.1", "1.4"]], "mu": "1.3"}
+DIAGONAL = {"logits": ["0", "0", "0", "-500", "-500", "-500"],
+            "H": [[f"1.00000000000000000000{k}" if i == j else "0" for j in range(6)] for i, k in
+                  zip(range(6), range(1, 7))]}
+TINY = {"z": ["1e-400", "0.5", "0.25", "0.25"], "H": [[2, 1, 0, 0], [1, 3, 0, 0], [0, 0, 4, 1], [0, 0, 1, 5]]}
+SPREAD = {"logits": [str(-575 * k // 11) for k in range(12)],
+          "H": [[12 + (i == j) * 12 + (i * j) % 3 if i != j else 30 + i for j in range(12)] for i in range(12)]}
+
+
+def _reference(case, digits=100):
+    """Independent: z, J, H in mpmath, J H J and H projected on an orthonormal basis of T (Helmert), every
+    eigenvalue by mp.eigsy — at `digits` plus what the coefficients' spread costs (κ up to e^(2·spread)),
+    so that the reference itself has `digits` correct digits."""
+    spread = float(max(to_mpf(v) for v in case.logits) - min(to_mpf(v) for v in case.logits))
+    with mp.workdps(digits + int(2 * spread / math.log(10)) + 20):
+        s = [to_mpf(v) for v in case.logits]
+        top = max(s)
+        e = [mp.exp(v - top) for v in s]
+        z = [v / mp.fsum(e) for v in e]
+        n = len(z)
+        J = mp.matrix(n, n)
+        for i in range(n):
+            for j in range(n):
+                J[i, j] = (z[i] if i == j else 0) - z[i] * z[j]
+        H = mp.matrix([[to_mpf(v) for v in row] for row in case.H])
+        basis = mp.matrix(n, n - 1)
+        for k in range(1, n):  # Helmert: orthonormal, orthogonal to 1
+            norm = mp.sqrt(k * (k + 1))
+            for i in range(k):
+                basis[i, k - 1] = 1 / norm
+            basis[k, k - 1] = -k / norm
+        curvature = sorted(mp.eigsy(basis.T * J * H * J * basis, eigvals_only=True))
+        on_T = sorted(mp.eigsy(basis.T * H * basis, eigvals_only=True))
+        return {"lambda_max": curvature[-1], "lambda_min": curvature[0], "kappa": curvature[-1] / curvature[0],
+                "L_T": on_T[-1], "mu_T": on_T[0]}
+
+
+@pytest.mark.parametrize("data", [ISOTROPIC, TIE, DIAGONAL, TINY, SPREAD], ids=["isotropic", "tie", "diagonal", "tiny", "spread"])
+def test_every_value_matches_a_100_digit_reference_to_30_digits(data):
+    case = parse_case(data)
+    report = evaluate_case(case, dps=30)
+    reference = _reference(case)
+    with mp.workdps(40):
+        for name, value in reference.items():
+            assert abs(getattr(report.spectrum, name) / value - 1) < mp.mpf(10) ** -30, name
+            if report.balls is not None:
+                ball = getattr(report.balls, name)
+                assert abs(arb_to_mpf(ball.mid()) - value) <= arb_to_mpf(ball.rad()) + abs(value) * mp.mpf(10) ** -35
+
+
+def test_exact_decimals_print_exactly():
+    iso = evaluate_case(parse_case(ISOTROPIC), dps=30).spectrum
+    tie = evaluate_case(parse_case(TIE), dps=30).spectrum
+    assert mp.nstr(iso.L_T, 30, strip_zeros=False) == "0.400000000000000000000000000000"
+    assert mp.nstr(tie.L_T, 30, strip_zeros=False) == "1.30000000000000000000000000000"
+
+
+def test_interlacing_holds_rigorously_on_the_diagonal_tie_case():
+    """Its float64 entries are all 1: a float64 shortcut would call H isotropic; the reference margin is +2.48e-22."""
+    report = evaluate_case(parse_case(DIAGONAL), dps=30)
+    rows = {(r.claim, r.reading): (r, rigorous) for r, rigorous in report.rows}
+    row, rigorous = rows[("T2.interlace", "tangent-exact")]
+    assert row.holds and rigorous == "holds"
+
+
+def test_the_tie_case_decides_the_ambient_reading_against_the_users_exact_mu():
+    report = evaluate_case(parse_case(TIE), dps=30)
+    rows = {(r.claim, r.reading): (r, rigorous) for r, rigorous in report.rows}
+    row, rigorous = rows[("T2.eq47.min", "ambient-bounds")]  # λ_min = μ z_max² exactly: tight, not refuted
+    assert row.holds and rigorous != "fails"
+
+
+numbers = st.one_of(st.integers(-10**6, 10**6), st.floats(allow_nan=True, allow_infinity=True),
+                    st.sampled_from(["1e-400", "1e+308", "-301", "nan", "inf", "1e999999999", "0", "0x10", "", "1/3"]),
+                    st.text(max_size=5), st.none(), st.booleans())
+vectors = st.lists(numbers, max_size=4)
+case_files = st.fixed_dictionaries({}, optional={"logits": vectors, "z": vectors, "H": st.lists(vectors, max_size=4),
+                                                 "L": numbers, "mu": numbers})
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.one_of(case_files, numbers, vectors))
+def test_any_case_file_exits_0_or_2_without_a_traceback(data):
+    out, err = io.StringIO(), io.StringIO()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "case.json"
+        path.write_text(json.dumps(data, allow_nan=True))
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["theorem2", "--case", str(path), "--json"])  # an uncaught exception fails the test
+    assert code in (0, 2)
+    if code == 2:
+        assert err.getvalue().count("\n") == 1 and err.getvalue().startswith("verify: error:")
+    else:
+        assert all(math.isfinite(float(json.loads(out.getvalue())[k])) for k in ("lambda_max", "lambda_min"))
