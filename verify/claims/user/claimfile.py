@@ -12,8 +12,12 @@ and every error of the expression language are InputError, one line each.
 """
 import hashlib
 import re
-import tomllib
 from dataclasses import dataclass, field
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10: the same parser, as the tomli package
+    import tomli as tomllib
 
 from verify.errors import InputError
 from verify.claims.user.grammar import MAX_N, names_used, normalise, parse_holds
