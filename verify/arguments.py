@@ -78,6 +78,7 @@ def _add_scaling(parser, example_db=True):
 
 
 def build_parser():
+    """The argparse parser of every sub-command (bad values raise InputError, one line)."""
     parser = _Parser(prog="verify", description="Check the mathematics of the softmax-attention GD paper (see SPEC.md).")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 

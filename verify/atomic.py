@@ -25,10 +25,12 @@ def _umask():
 
 
 def write_text(path, text):
+    """Write UTF-8 text to `path` atomically (temporary file in the same folder, then rename)."""
     return write_bytes(path, text.encode("utf-8"))
 
 
 def write_bytes(path, data):
+    """Write bytes to `path` atomically: never a half-written file, even on Ctrl-C."""
     path = Path(path)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

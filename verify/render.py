@@ -62,6 +62,7 @@ def _text_RecordEvidence(e, result):
 
 
 def theorem2_table(report, console=None, title=None):
+    """A claim command's report as a rich table, with the readings explained."""
     console = console or Console()
     title = title or f"Theorem 2 / Eq. (47) — seed {report.seed}, {report.dps} digits, {report.seconds:.1f} s"
     table = Table(title=title, show_lines=True)
@@ -98,6 +99,7 @@ def decimal_from_integer(mantissa, exponent):
 
 
 def case_json(report):
+    """Case mode's JSON: values at dps digits, their enclosures, and each claim's sides and verdicts."""
     q, balls = report.spectrum, report.balls
     return {
         "command": "theorem2 --case",
@@ -128,6 +130,7 @@ def _short(value):
 
 
 def case_table(case, report, console=None):
+    """Case mode as two tables: the spectrum with its enclosures, and the claims."""
     console = console or Console()
     q = report.spectrum
     summary = Table(title=f"J H J on T, n = {q.n} ({q.dps} digits, relative error ≤ {q.rel_err:.1e})")

@@ -7,6 +7,7 @@ PACKAGES = ("verify", "numpy", "scipy", "sympy", "mpmath", "hypothesis", "python
 
 
 def package_versions():
+    """Python's and every key package's version (recorded in every JSON output)."""
     versions = {"python": platform.python_version()}
     for name in PACKAGES:
         try:

@@ -17,6 +17,8 @@ from verify.versions import package_versions
 
 @dataclass(frozen=True)
 class DimensionsReport:
+    """One user's dimensions: both readings (satisfiable, least violations, bounds) and the decoupling errors."""
+
     n: int
     N: int
     d: int

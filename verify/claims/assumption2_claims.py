@@ -18,6 +18,8 @@ SYMBOLIC_SIZES = ((2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (4, 3))  # (nN, d) wit
 
 @dataclass(frozen=True)
 class Settings:
+    """The Assumption 2 sweep: n, N, the key dimensions d, and random samples per check."""
+
     n: int = 3
     N: int = 4
     ds: tuple = tuple(range(3, 25))
@@ -82,6 +84,7 @@ class UpEvidence(RecordEvidence):
 
 
 def check_dim(rng, settings):
+    """A2.dim: the rank argument, symbolically for small sizes and numerically over the sweep."""
     proved = symbolic_rank_proof()
     rows = settings.n * settings.N
     worst_above, worst_gap = 0.0, 0.0
@@ -122,6 +125,7 @@ def _search_better_keys(rng, settings):
 
 
 def check_seq(rng, settings):
+    """A2.seq: per-sequence orthonormal keys satisfy K_i K_iᵀ = I yet leave cross blocks."""
     n, N = settings.n, settings.N
     rows = []
     for d in [d for d in settings.ds if d >= n]:
@@ -143,6 +147,7 @@ def check_seq(rng, settings):
 
 
 def check_decouple(rng, settings):
+    """A2.decouple: the decoupled formulas are exact for d ≥ nN and off below it."""
     n, N = settings.n, settings.N
     sweep = [decoupling(n, N, d, rng) for d in settings.ds]
     inside = [r for r in sweep if r.d >= n * N]
@@ -160,6 +165,7 @@ def check_decouple(rng, settings):
 
 
 def check_up(rng, settings):
+    """T2.up: Cauchy interlacing of KᵀMK against M for d < nN, and the κ bounds it implies."""
     n, N = settings.n, settings.N
     ds = [d for d in settings.ds if d < n * N]
     results = [under_parameterized(n, N, d, rng) for d in ds for _ in range(max(settings.samples // 10, 2))]
@@ -174,6 +180,7 @@ def check_up(rng, settings):
 
 
 def decoupling_json(r, rows):
+    """One point of the decoupling sweep as JSON (shortest decimals of float64 measurements)."""
     return {
         "d": r.d,
         "d_over_nN": round(r.d / rows, 4),

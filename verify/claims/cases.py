@@ -65,6 +65,7 @@ class Case:
 
 
 def read_json(path, what):
+    """The JSON value of a file (floats kept as their decimal text); InputError, one line, if unreadable."""
     try:
         with open(path, encoding="utf-8") as handle:
             return json.load(handle, parse_float=str)  # a JSON number is the decimal it is written as
@@ -161,4 +162,5 @@ def _check_constants(H, L, mu, where):
 
 
 def load_case(path, require_H=True):
+    """A validated Case from a case file (see parse_case)."""
     return parse_case(read_json(path, "case"), where=f"case {path}", require_H=require_H)

@@ -30,6 +30,7 @@ FIELDS = ("claim", "reading", "inputs", "lhs", "rhs", "margin", "dps")
 
 
 def write_certificate(out_dir, claim, reading, case, evaluation, dps):
+    """A built-in claim's certificate: the case, the failing inequality and its sides at `dps` digits."""
     atomic.check_out_dir(out_dir, "certificates")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -92,6 +92,7 @@ class Unit:
 
 
 def units_for(seed, samples, job_ids, dps, size=UNIT_SIZE):
+    """The work units covering samples 0..samples−1 of the pool drawn with `seed`."""
     return [Unit(seed, start, min(start + size, samples), tuple(job_ids), dps) for start in range(0, samples, size)]
 
 
@@ -172,6 +173,7 @@ class Collected:
 
 
 def collect(tasks, results):
+    """Group the tasks' results by kind (see Collected)."""
     units, adversarial, other = [], {}, {}
     for (label, function, args), result in zip(tasks, results):
         if function is run_unit:
@@ -237,6 +239,8 @@ def merge(results):
 
 @dataclass(frozen=True)
 class MultiUnit:
+    """Samples start..stop−1 of the T2.multi pool drawn with `seed`, decided at `dps` digits."""
+
     seed: int
     start: int
     stop: int
@@ -263,6 +267,7 @@ def multi_verdict(case, dps):
 
 
 def run_multi_adversarial(seed, dps, max_examples, database=None):
+    """The Hypothesis search for a T2.multi case whose two balls are disjoint."""
     def decide(case):
         gap, _, overlap = multi_verdict(case, dps)
         return overlap, gap

@@ -25,6 +25,8 @@ READING_TEXT = {
 
 @dataclass(frozen=True)
 class Inequality:
+    """One inequality of a claim at a spectrum: its label, both sides and the relation (>=, <= or ==)."""
+
     label: str
     lhs: object
     rhs: object
@@ -38,6 +40,9 @@ class Inequality:
 
 @dataclass(frozen=True)
 class Claim:
+    """A claim of the registry: id, statement (text and LaTeX), hypotheses, readings, and how it is decided
+    (`sides` for the Theorem 2 claims, `checker` for the Assumption 2 ones)."""
+
     id: str
     statement: str
     latex: str

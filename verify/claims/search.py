@@ -74,6 +74,7 @@ def random_multi_case(seed, index):
 
 
 def multi_case_from(rng, N, n, extra):
+    """A T2.multi case of N examples of n tokens with keys in d = nN + extra dimensions, drawn from rng."""
     log_zs, Hs = [], []
     for _ in range(N):
         s = -10 ** rng.uniform(-1, 1.5) * rng.random(n)
@@ -89,6 +90,8 @@ def multi_case_from(rng, N, n, extra):
 
 @dataclass(frozen=True)
 class Found:
+    """What a Hypothesis search found: the shrunk counterexample (or None) and the examples it ran."""
+
     case: object  # the shrunk counterexample, or None
     examples: int  # examples Hypothesis ran
 

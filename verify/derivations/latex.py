@@ -16,6 +16,8 @@ from verify.derivations.registry import DERIVATIONS
 
 
 class VerifyLatexPrinter(LatexPrinter):
+    """SymPy's LatexPrinter for our objects: BlockDiag, Diag, the σ and s bases, names already in LaTeX."""
+
     def _print_Symbol(self, expr, style="plain"):
         """A name written in LaTeX already (a backslash or braces) is printed as it stands."""
         if "\\" in expr.name or "{" in expr.name or " " in expr.name:
@@ -37,6 +39,7 @@ class VerifyLatexPrinter(LatexPrinter):
 
 
 def to_latex(expr):
+    """LaTeX of a SymPy expression (no delimiters: they are added once, where it is placed)."""
     return VerifyLatexPrinter({"mul_symbol": None, "order": "none"}).doprint(expr)
 
 

@@ -15,12 +15,16 @@ from verify.numerics.softmax import jacobian_symbolic
 
 @dataclass(frozen=True)
 class Step:
+    """One step of a derivation: prose (LaTeX-safe) and the SymPy expression it produced."""
+
     text: str  # plain LaTeX-safe prose
     expr: object  # a SymPy object (usually an Eq)
 
 
 @dataclass(frozen=True)
 class Check:
+    """A check's outcome: symbolic or numeric, the sizes covered, passed or not, and what it measured."""
+
     kind: str  # "symbolic" or "numeric"
     sizes: str
     passed: bool
@@ -29,6 +33,8 @@ class Check:
 
 @dataclass(frozen=True)
 class Derivation:
+    """A derivation: id, name, hypotheses, its SymPy steps and closed form, how it is verified, its checks."""
+
     id: str
     name: str
     slug: str

@@ -58,6 +58,7 @@ DERIVATION_REGISTRY = {d.id: d for d in DERIVATIONS}
 
 
 def run_checks(derivation):
+    """Run every check of a derivation; a tuple of Check."""
     results = []
     for kind, sizes, function in derivation.checks:
         passed, detail = function()

@@ -11,6 +11,8 @@ COLOR = {"gd": "tab:blue", "adam": "tab:orange", "ngd": "tab:green"}
 
 @dataclass(frozen=True)
 class Scale:
+    """An experiment preset: sizes (n, N, d over and under nN), steps, and the sweeps."""
+
     name: str
     n: int
     N: int
@@ -27,6 +29,8 @@ FULL = Scale("full", n=8, N=32, d_over=288, d_under=64, steps=3000, sparsities=(
 
 @dataclass(frozen=True)
 class ExperimentResult:
+    """An experiment's curves (columns, rows), its figure, findings (one sentence each) and numbers."""
+
     name: str
     columns: tuple
     rows: list

@@ -17,6 +17,8 @@ ATTENTIONS = ("softmax", "linear")
 
 @dataclass(frozen=True)
 class Model:
+    """The synthetic prompt-attention model: keys, token embeddings, labels, loss, attention, whether v trains."""
+
     K: np.ndarray  # N × n × d keys
     X: np.ndarray  # N × n × m token embeddings (u_i = X_i v)
     y: np.ndarray  # N labels
@@ -27,6 +29,8 @@ class Model:
 
 @dataclass(frozen=True)
 class Problem:
+    """A student–teacher problem: train and test models, the teacher (p*, v*) and the label noise."""
+
     train: Model
     test: Model
     p_star: np.ndarray
@@ -146,6 +150,8 @@ def step_grid(problem, optimizer):
 
 @dataclass(frozen=True)
 class Run:
+    """One optimizer run: its step size and the recorded steps, losses, ‖p_t‖, ‖p_t − p*‖ and snapshots."""
+
     optimizer: str
     step_size: float
     steps: np.ndarray  # the recorded step numbers

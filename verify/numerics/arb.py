@@ -22,6 +22,7 @@ def arb_to_mpf(a):
 
 
 def arb_matrix(rows):
+    """An arb matrix of exact entries (each converted once, to a ball around its value)."""
     return flint.arb_mat([[to_arb(v) if not isinstance(v, flint.arb) else v for v in row] for row in rows])
 
 
@@ -96,6 +97,7 @@ def softmax_arb(log_z):
 
 
 def jacobian_arb(z):
+    """J(z) = diag(z) − zzᵀ as an arb matrix, its diagonal z_i Σ_{j≠i} z_j (no cancellation)."""
     n = len(z)
     J = flint.arb_mat(n, n)
     for i in range(n):
@@ -106,6 +108,7 @@ def jacobian_arb(z):
 
 
 def centre_arb(M):
+    """P M P with P = I − 11ᵀ/n, in arb."""
     n = M.nrows()
     P = flint.arb_mat(n, n)
     for i in range(n):
@@ -115,6 +118,7 @@ def centre_arb(M):
 
 
 def bordered_inverse_block_arb(H):
+    """G = H_T⁻¹ on T: the top-left block of [[H, 1], [1ᵀ, 0]]⁻¹, symmetrised, in arb."""
     n = H.nrows()
     border = flint.arb_mat(n + 1, n + 1)
     rhs = flint.arb_mat(n + 1, n)

@@ -37,6 +37,8 @@ def least_violation_bound(rows, d):
 
 @dataclass(frozen=True)
 class Reading:
+    """A reading of Assumption 2 at (n, N, d): satisfiable or not, the violations reached and the rank bounds."""
+
     name: str
     satisfiable: bool
     least_violation_spectral: float  # reached by the construction
@@ -82,6 +84,8 @@ def cross_block_size(zs, K, n):
 
 @dataclass(frozen=True)
 class Decoupling:
+    """How far the decoupled formulas are off at one d: preconditioner, κ, local rate (with its resolution)."""
+
     d: int
     preconditioner_rel_error: float
     kappa_rel_error: float
@@ -191,6 +195,8 @@ def _interlacing_margin_mp(M, K, rows, d, dps=REDECIDE_DPS):
 
 @dataclass(frozen=True)
 class UnderParameterized:
+    """T2.up at one d: whether interlacing holds, its worst margin, κ of KᵀMK and the bounds interlacing gives."""
+
     d: int
     interlacing_holds: bool
     worst_interlacing_margin: float  # min over j of the two Cauchy gaps, relative to λ_1(M)

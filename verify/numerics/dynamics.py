@@ -21,6 +21,8 @@ def predicted_rate(eigenvalues, eta):
 
 @dataclass(frozen=True)
 class ObservedRate:
+    """The contraction per GD step read off a run near p*, its resolution, and the steps it took."""
+
     rate: float  # contraction of ‖ŷ − y‖ per step: exp(slope of log‖r_t‖) over the fitted window
     resolution: float  # largest deviation of a per-step ratio from the fit (the measurement's own error)
     steps: int

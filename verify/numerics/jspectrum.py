@@ -14,6 +14,8 @@ MP_EIGENVALUE_LIMIT = 400  # up to this n every eigenvalue of J is printed with 
 
 @dataclass(frozen=True)
 class JSpectrumReport:
+    """The spectrum command's result: J's eigenvalues, κ_J, κ of J H J on T, correct digits and method."""
+
     n: int
     eigenvalues: tuple  # of J(z), decreasing, the last 0 (mpf, or float above the limit)
     kappa_J: object

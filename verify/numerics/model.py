@@ -58,6 +58,7 @@ def attention(problem, p):
 
 
 def loss(problem, p):
+    """L(p) = (1/N) Σ ℓ(ŷ_i, y_i)."""
     _, yhat = attention(problem, p)
     if problem.loss == "square":
         return 0.5 * np.mean((yhat - problem.y) ** 2)
@@ -78,6 +79,7 @@ def jacobian_times(z, v):
 
 
 def gradient(problem, p):
+    """∇L(p) = (1/N) Σ K_iᵀ J_i g_i (SPEC D3)."""
     z, yhat = attention(problem, p)
     first, _ = _loss_derivatives(problem, yhat)
     Ju = jacobian_times(z, problem.u)
@@ -123,6 +125,8 @@ def dense_hessian(problem, p, exact=True):
 
 @dataclass(frozen=True)
 class HessianSpectrum:
+    """Extreme eigenvalues of the p-Hessian (on its range for Gauss–Newton), κ, rank and the method used."""
+
     lambda_max: float
     lambda_min: float  # smallest positive (on the range) for GN; smallest for the exact Hessian
     kappa: float

@@ -33,6 +33,8 @@ ID = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
 
 @dataclass(frozen=True)
 class UserClaim:
+    """A claim of a claim file: id, statement, holds text and its parsed tree, LaTeX, n range, H family, names read."""
+
     id: str
     statement: str
     holds: str  # the text as written in the file
@@ -71,6 +73,7 @@ def load_claims(path):
 
 
 def parse_claims_text(text, where="claim file"):
+    """The claims of a claim file's text (TOML), validated; InputError, one line, on anything wrong."""
     if len(text.encode("utf-8")) > MAX_BYTES:
         raise InputError(f"{where} is larger than {MAX_BYTES // 1024} KiB; split it into smaller files")
     try:

@@ -31,6 +31,8 @@ DIGITS = 20
 
 @dataclass(frozen=True)
 class DecisionResult:
+    """A claim text decided on one case: margin (decimal), holds, decided, whether balls decided it, the values read."""
+
     claim: str  # the normalised holds text
     margin: str  # decimal string; ≥ 0 holds (see verify.claims.user.margins)
     holds: bool
@@ -40,6 +42,11 @@ class DecisionResult:
 
 
 def decide_on_case(holds_text, case, dps=50):
+    """Decide a claim text on one Case: mpmath at `dps` digits, then Arb balls when the margin is inside its error.
+
+    >>> from verify.api import make_case
+    >>> decide_on_case("lambda_min <= mu_T * z_max**2", make_case(logits=[0, -2], H=[[2, 0], [0, 3]])).holds
+    True"""
     tree = parse_holds(holds_text)
     text = normalise(holds_text)
     used = names_used(tree)

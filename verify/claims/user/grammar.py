@@ -62,6 +62,8 @@ class Greatest(sympy.Function):
 
 @dataclass(frozen=True)
 class Compare:
+    """lhs OP rhs, with SymPy expressions on both sides (kept unevaluated)."""
+
     lhs: object
     op: str  # one of < <= > >= ==
     rhs: object
@@ -69,16 +71,22 @@ class Compare:
 
 @dataclass(frozen=True)
 class AllOf:
+    """Every part holds (`and`, and a chained comparison)."""
+
     parts: tuple
 
 
 @dataclass(frozen=True)
 class AnyOf:
+    """Some part holds (`or`)."""
+
     parts: tuple
 
 
 @dataclass(frozen=True)
 class Negate:
+    """The part does not hold (`not`)."""
+
     part: object
 
 

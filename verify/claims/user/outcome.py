@@ -4,6 +4,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Outcome:
+    """A claim's margin (≥ 0 holds), an enclosure [lower, upper] of it, and whether 0 itself fails (strict)."""
+
     margin: object  # float, mpf or arb ball
     lower: object  # enclosure of the margin
     upper: object
