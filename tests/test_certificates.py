@@ -70,3 +70,15 @@ def test_parallel_workers_give_the_same_report(tmp_path):
             claim.pop("certificate")
             claim["evidence"].pop("certificate_check", None)
     assert reports[0] == reports[1]
+
+
+def test_multi_certificate_round_trips_and_an_agreeing_case_is_not_confirmed(tmp_path):
+    """The several-examples format: written, parsed back, re-enclosed; with K Kᵀ = I the sides agree,
+    so check must refuse to confirm a disagreement."""
+    from verify.claims.certificates import check_certificate, write_multi_certificate
+    from verify.claims.registry import REGISTRY
+    from verify.claims.search import random_multi_case
+
+    path = write_multi_certificate(str(tmp_path), REGISTRY["T2.multi"], random_multi_case(3, 1), 50)
+    result = check_certificate(path)
+    assert not result.confirmed and "overlap" in result.reason

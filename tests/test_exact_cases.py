@@ -115,3 +115,28 @@ def test_any_case_file_exits_0_or_2_without_a_traceback(data):
         assert err.getvalue().count("\n") == 1 and err.getvalue().startswith("verify: error:")
     else:
         assert all(math.isfinite(float(json.loads(out.getvalue())[k])) for k in ("lambda_max", "lambda_min"))
+
+
+claim_ids = st.sampled_from(["T2.eq47.max", "T2.swapped", "T2.multi", "A2.dim", "nope", ""])
+readings = st.sampled_from(["tangent-exact", "ambient-bounds", None, 3])
+certificates = st.fixed_dictionaries(
+    {"claim": st.one_of(claim_ids, numbers), "reading": readings, "inputs": st.one_of(case_files, numbers),
+     "lhs": numbers, "rhs": numbers, "margin": numbers, "dps": st.one_of(st.integers(-5, 10**9), numbers)},
+    optional={"user_claim": st.one_of(numbers, st.fixed_dictionaries({"id": st.text(max_size=4), "holds": st.text(max_size=20),
+                                                                      "holds_sha256": st.text(max_size=8)})),
+              "inequality": numbers})
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.one_of(certificates, numbers))
+def test_any_certificate_file_is_checked_or_refused_in_one_line(data):
+    """check: 0 (confirmed), 1 (not confirmed) or 2 (malformed, one line) — never a traceback."""
+    out, err = io.StringIO(), io.StringIO()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "certificate.json"
+        path.write_text(json.dumps(data, allow_nan=True))
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["check", str(path)])
+    assert code in (0, 1, 2)
+    if code == 2:
+        assert err.getvalue().count("\n") == 1 and err.getvalue().startswith("verify: error:")
