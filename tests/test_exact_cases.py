@@ -26,6 +26,8 @@ DIAGONAL = {"logits": ["0", "0", "0", "-500", "-500", "-500"],
             "H": [[f"1.00000000000000000000{k}" if i == j else "0" for j in range(6)] for i, k in
                   zip(range(6), range(1, 7))]}
 TINY = {"z": ["1e-400", "0.5", "0.25", "0.25"], "H": [[2, 1, 0, 0], [1, 3, 0, 0], [0, 0, 4, 1], [0, 0, 1, 5]]}
+FORTY = {"logits": [str(-575 * k // 39) for k in range(40)],
+         "H": [[str(40 + (i == j) * 40 + (i * j) % 5) for j in range(40)] for i in range(40)]}  # κ ≈ 1e487
 SPREAD = {"logits": [str(-575 * k // 11) for k in range(12)],
           "H": [[12 + (i == j) * 12 + (i * j) % 3 if i != j else 30 + i for j in range(12)] for i in range(12)]}
 
@@ -58,7 +60,8 @@ def _reference(case, digits=100):
                 "L_T": on_T[-1], "mu_T": on_T[0]}
 
 
-@pytest.mark.parametrize("data", [ISOTROPIC, TIE, DIAGONAL, TINY, SPREAD], ids=["isotropic", "tie", "diagonal", "tiny", "spread"])
+@pytest.mark.parametrize("data", [ISOTROPIC, TIE, DIAGONAL, TINY, SPREAD, FORTY],
+                         ids=["isotropic", "tie", "diagonal", "tiny", "spread", "forty-tokens"])
 def test_every_value_matches_a_100_digit_reference_to_30_digits(data):
     case = parse_case(data)
     report = evaluate_case(case, dps=30)

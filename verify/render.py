@@ -113,6 +113,7 @@ def case_json(report):
         "R": decimal(q.R),
         "relative_error": f"{q.rel_err:.1e}",
         "dps": q.dps,
+        "enclosure_method": report.method,
         "enclosures": None if balls is None else {name: ball_json(getattr(balls, name)) for name in
                                                   ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "L_amb", "mu_amb", "R")},
         "claims": [

@@ -16,7 +16,8 @@ from verify.claims.record import ball_verdict, evaluate
 from verify.claims.registry import select
 from verify.claims.results import ClaimResult, Counterexample, InterruptedEvidence, MultiEvidence, Report
 from verify.numerics.arb import arb_to_mpf
-from verify.numerics.curvature import CurvatureSpectrum, curvature_balls, curvature_precise
+from verify.numerics.curvature import CurvatureSpectrum, curvature_balls, curvature_precise, isotropic_on_tangent
+from verify.numerics.refine import refined_curvature
 from verify.numerics.precision import CERTIFY_DPS, bits_for, decimal
 
 
@@ -30,12 +31,13 @@ class CaseReport:
     balls: object
     rows: tuple  # (Evaluation, rigorous verdict)
     bits: int = 0  # the balls' precision
+    method: str = ""  # how the balls were obtained
 
 
 def evaluate_case(case, dps=50, claim_ids=None):
     """Case mode: every single-example claim at one case, to `dps` digits and rigorously."""
     claims = [c for c in select("theorem2", claim_ids) if not c.multi and case.n >= c.min_n]
-    balls, bits = case_balls(case, dps) if case.n <= BALL_LIMIT else (None, bits_for(dps))
+    balls, bits, method = case_balls(case, dps)
     q = midpoints(balls, bits, dps) if balls is not None else curvature_precise(case.logits, case.H, dps)
     rows = []
     with flint.ctx.workprec(bits):  # the sides' products at the balls' own precision
@@ -43,20 +45,27 @@ def evaluate_case(case, dps=50, claim_ids=None):
             for reading in claim.readings:
                 rigorous = ball_verdict(claim, reading, balls, case.L, case.mu) if balls is not None else "undecided"
                 rows.append((evaluate(claim, reading, q, case.L, case.mu), rigorous))
-    return CaseReport(q, balls, tuple(rows), bits)
+    return CaseReport(q, balls, tuple(rows), bits, method)
 
 
 def case_balls(case, dps, max_bits=1 << 14):
-    """(balls, bits): rigorous balls of every spectral quantity of the case at ≥ `dps` digits (raising
-    the precision until the eigenvalues are isolated), or (None, the last bits tried)."""
+    """(balls, bits, method): balls of every spectral quantity of the case at ≥ `dps` digits, or None.
+    Up to BALL_LIMIT tokens Arb isolates every eigenvalue (raising the precision until it can);
+    beyond, each extreme eigenpair is refined at high precision and enclosed by its residual,
+    accepted when the float64 gap identifies it as the extreme one (verify.numerics.refine)."""
+    if case.n > BALL_LIMIT and isotropic_on_tangent(case.H) is None:
+        refined = refined_curvature(case.logits, case.H, dps)
+        if refined.identified and all(_radius_ok(getattr(refined, name), dps) for name in BALL_FIELDS):
+            return refined, refined.bits, "residual bounds of refined eigenpairs (Arb), identified by the float64 gap"
+        return None, refined.bits, "none: the float64 spectrum could not separate the extreme eigenvalues"
     bits = bits_for(dps + 10)
-    while bits <= max_bits:
+    while bits <= max_bits and case.n <= BALL_LIMIT:
         with flint.ctx.workprec(bits):
             balls = curvature_balls(case.logits, case.H)
             if balls is not None and all(_radius_ok(getattr(balls, name), dps) for name in BALL_FIELDS):
-                return balls, bits
+                return balls, bits, "every eigenvalue isolated by Arb"
         bits *= 2
-    return None, bits // 2
+    return None, bits // 2, "none: the eigenvalues could not be isolated"
 
 
 BALL_FIELDS = ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "L_amb", "mu_amb", "R")
@@ -75,7 +84,7 @@ def midpoints(balls, bits, dps):
 
 
 def _radius_ok(ball, dps):
-    return ball.rad() <= abs(ball.mid()) * flint.arb(10) ** (-dps)
+    return bool(ball.rad() <= abs(ball.mid()) * flint.arb(10) ** (-dps))
 
 
 @dataclass(frozen=True)
