@@ -2,7 +2,8 @@
 import platform
 from importlib import metadata
 
-PACKAGES = ("verify", "numpy", "scipy", "sympy", "mpmath", "hypothesis", "python-flint", "rich", "matplotlib")
+PACKAGES = ("verify", "numpy", "scipy", "sympy", "mpmath", "hypothesis", "python-flint", "rich", "matplotlib", "jax",
+            "optax")
 
 
 def package_versions():

@@ -53,8 +53,9 @@ def findings(rows, runs, chosen, settings):
                 parts.append(f"never exceeds 1e{threshold} in {last} steps")
         peak_p99 = max(r["log10_R_p99"] for r in mine)
         peak = max(r["log10_R_max"] for r in mine)
+        crossed = f"{parts[0]}, and {parts[1]}" if "never" not in parts[0] else f"never exceeds 1e4 (nor 1e8) in {last} steps"
         out.append(f"{name} (step {runs[name]['step_size']:g}): the 99th percentile of R over the rows of a layer/head "
-                   f"{parts[0]}, and {parts[1]}; its largest value was 10^{peak_p99:.2f} and the largest R of any row "
+                   f"{crossed}; its largest value was 10^{peak_p99:.2f} and the largest R of any row "
                    f"10^{peak:.2f}.")
     out += _adam_versus_sgd(rows, runs, chosen)
     final = {name: [r for r in _by(rows, name) if r["step"] == max(q["step"] for q in _by(rows, name))] for name in chosen}
