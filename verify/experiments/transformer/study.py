@@ -38,9 +38,9 @@ class TransformerSettings:
     max_chars: int  # characters of the training text used (0: all)
 
 
-QUICK = TransformerSettings("quick", width=48, layers=2, heads=4, context=48, batch=16, steps=1000, measurements=20,
+QUICK = TransformerSettings("quick", width=48, layers=2, heads=4, context=48, batch=16, steps=1500, measurements=30,
                             eval_batch=32, measure_batch=4, max_chars=1_000_000,
-                            step_grids=(("sgd", (0.1, 0.3, 1.0)), ("sgd-momentum", (0.03, 0.1, 0.3)),
+                            step_grids=(("sgd", (0.1, 0.3, 1.0)), ("sgd-momentum", (0.1, 0.3, 1.0)),
                                         ("adam", (3e-3,)), ("adamw", (3e-3,))))
 FULL = TransformerSettings("full", width=128, layers=4, heads=8, context=128, batch=32, steps=4000, measurements=40,
                            eval_batch=64, measure_batch=8, max_chars=0,
