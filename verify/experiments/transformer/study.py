@@ -73,20 +73,23 @@ def _whole(value, name):
 
 
 def resolve(preset="quick", optimizers=None, steps=None, layers=None, heads=None, width=None, corpus="shakespeare",
-            seed=0):
+            seed=0, settings=None):
     """The settings and optimizers a call asks for, or the first InputError (nothing touched on disk)."""
-    if preset not in PRESETS:
+    if settings is None and preset not in PRESETS:
         raise InputError(f"preset = {preset!r} is unknown; choose one of {', '.join(PRESETS)}", "preset")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise InputError(f"seed = {seed!r} is not a whole number ≥ 0; give a non-negative integer", "seed")
-    settings = PRESETS[preset]
+    settings = PRESETS[preset] if settings is None else settings
+    for name in ("width", "layers", "heads", "context", "batch", "steps", "measurements", "eval_batch", "measure_batch"):
+        _whole(getattr(settings, name), name)
     overrides = {name: _whole(value, name) for name, value in
                  (("steps", steps), ("layers", layers), ("heads", heads), ("width", width)) if value is not None}
     settings = replace(settings, **overrides)
     if settings.width % settings.heads:
         raise InputError(f"heads = {settings.heads} does not divide width = {settings.width}; choose a head count "
                          "that divides the width", "heads")
-    chosen = tuple(OPTIMIZERS if optimizers is None else optimizers)
+    gridded = tuple(o for o in OPTIMIZERS if o in dict(settings.step_grids))
+    chosen = tuple(gridded if optimizers is None else [optimizers] if isinstance(optimizers, str) else optimizers)
     if not chosen:
         raise InputError(f"no optimizer given; choose from {', '.join(OPTIMIZERS)}", "optimizers")
     for name in chosen:
@@ -94,16 +97,22 @@ def resolve(preset="quick", optimizers=None, steps=None, layers=None, heads=None
             raise InputError(f"optimizer = {name!r} is unknown; choose from {', '.join(OPTIMIZERS)}", "optimizers")
     if len(set(chosen)) < len(chosen):
         raise InputError(f"optimizers = {list(chosen)} repeats a name; give each optimizer once", "optimizers")
+    grids = dict(settings.step_grids)
+    for name in chosen:
+        if not grids.get(name) or any(not (isinstance(v, (int, float)) and v > 0) for v in grids[name]):
+            raise InputError(f"the step grid of {name} is {grids.get(name)!r}; give positive step sizes", "optimizers")
     corpora.check_corpus(corpus)
     jax_modules()
     return settings, chosen
 
 
 def run_transformer_study(out_dir, preset="quick", seed=0, optimizers=None, steps=None, layers=None, heads=None,
-                          width=None, corpus="shakespeare", progress=None):
+                          width=None, corpus="shakespeare", progress=None, settings=None):
     """Train the character transformer with each optimizer, measure R, κ_J and the Theorem 2 bounds
-    along training, write transformer.csv, transformer.json, the PNGs and summary.md under `out_dir`."""
-    settings, chosen = resolve(preset, optimizers, steps, layers, heads, width, corpus, seed)
+    along training, write transformer.csv, transformer.json, the PNGs and summary.md under `out_dir`.
+
+    `settings` (a TransformerSettings) replaces the preset; steps, layers, heads, width override either."""
+    settings, chosen = resolve(preset, optimizers, steps, layers, heads, width, corpus, seed, settings)
     atomic.check_out_dir(out_dir)
     started = time.perf_counter()
     report = progress or (lambda fraction, label: None)
