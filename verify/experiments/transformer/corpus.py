@@ -3,6 +3,7 @@
 whole documents into training and validation, and the character vocabulary."""
 import importlib
 import importlib.resources
+import importlib.util
 import re
 from dataclasses import dataclass
 

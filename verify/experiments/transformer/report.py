@@ -123,7 +123,7 @@ def _figure(rows, panels, title):
 
     columns = min(2, panels)
     fig, axes = plt.subplots(math.ceil(panels / columns), columns, figsize=(6 * columns, 3.6 * math.ceil(panels / columns)),
-                             squeeze=False, sharex=True)
+                             squeeze=False)
     fig.suptitle(title, fontsize=11)
     return fig, axes.ravel(), plt
 
@@ -188,13 +188,19 @@ def write_all(out, settings, settings_dict, seed, text, chosen, rows, runs, seco
     versions = package_versions()
     record = {"seed": seed, "settings": settings_dict, "corpus": _corpus(text),
               "optimizers": {n: {"step_size": runs[n]["step_size"],
-                                 "grid_final_val_loss": {repr(k): v for k, v in runs[n]["grid"].items()},
-                                 "final_train_loss": runs[n]["train_loss"][-1], "final_val_loss": runs[n]["val_loss"][-1]}
+                                 "grid_final_val_loss": {repr(k): _json_number(v) for k, v in runs[n]["grid"].items()},
+                                 "final_train_loss": _json_number(runs[n]["train_loss"][-1]),
+                                 "final_val_loss": _json_number(runs[n]["val_loss"][-1])}
                              for n in chosen},
               "theorem2_reading": NOTE, "findings": list(found), "versions": versions}
     paths["json"] = atomic.write_text(out / "transformer.json", json.dumps(record, indent=2) + "\n")
     paths["summary"] = atomic.write_text(out / "summary.md", _summary(record, settings, chosen, runs, seconds))
     return found, paths
+
+
+def _json_number(value):
+    """A float, or None for a diverged (non-finite) loss: JSON has no NaN."""
+    return float(value) if math.isfinite(value) else None
 
 
 def _corpus(text):
@@ -218,7 +224,7 @@ def _summary(record, settings, chosen, runs, seconds):
     lines += ["", "## Step sizes", "", "| optimizer | grid: final validation loss | chosen | final train | final validation |",
               "|---|---|---|---|---|"]
     for name in chosen:
-        grid = ", ".join(f"{k:g}: {v:.3f}" for k, v in runs[name]["grid"].items())
+        grid = ", ".join(f"{k:g}: {v:.3f}" if math.isfinite(v) else f"{k:g}: diverged" for k, v in runs[name]["grid"].items())
         lines.append(f"| {name} | {grid} | {runs[name]['step_size']:g} | {runs[name]['train_loss'][-1]:.3f} | "
                      f"{runs[name]['val_loss'][-1]:.3f} |")
     lines += ["", "Files: `transformer.csv` (one row per optimizer, step, layer, head), `transformer.json`, "
