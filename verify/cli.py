@@ -184,6 +184,15 @@ def cmd_export_latex(args):
 
 
 def cmd_experiments(args):
+    if args.names == ["transformer"]:
+        return _transformer(args)
+    transformer_only = [f for f, v in (("--optimizer", args.optimizer), ("--layers", args.layers), ("--heads", args.heads),
+                                       ("--width", args.width), ("--corpus", args.corpus != "shakespeare" or None)) if v]
+    if transformer_only or "transformer" in args.names:
+        from verify.errors import InputError
+
+        raise InputError(f"{transformer_only[0] if transformer_only else 'transformer'} is for the transformer study "
+                         "alone; run `python -m verify experiments transformer` on its own")
     from dataclasses import replace
 
     from verify.experiments import common as experiments
@@ -212,6 +221,20 @@ def cmd_experiments(args):
         print(f"\n{result.name}:")
         for sentence in result.findings:
             print(f"  - {sentence}")
+    return 0
+
+
+def _transformer(args):
+    from verify.experiments.transformer import run_transformer_study
+
+    with _LazyProgress("transformer") as bar:
+        result = run_transformer_study(args.out, "full" if args.full else "quick", args.seed, args.optimizer, args.steps,
+                                       args.layers, args.heads, args.width, args.corpus,
+                                       lambda fraction, label: bar(round(fraction * 1000), 1000, label))
+    files = ", ".join(p.name for p in (result.csv_path, result.json_path, *result.plot_paths, result.summary_path))
+    print(f"wrote {files} to {args.out}/ ({result.seconds:.1f} s)")
+    for sentence in result.findings:
+        print(f"  - {sentence}")
     return 0
 
 

