@@ -78,6 +78,18 @@ def _add_scaling(parser, example_db=True):
                             help="Hypothesis example database: a rerun replays earlier counterexamples first")
 
 
+def _add_search(parser):
+    """The options of a claim search (theorem2, claims)."""
+    parser.add_argument("--claim", metavar="ID", action="append", help="only this claim (repeatable)")
+    parser.add_argument("--seed", type=int, default=0, help="random and Hypothesis seed (default 0)")
+    parser.add_argument("--samples", type=_positive_int("--samples"), default=300, help="random cases per claim (default 300)")
+    parser.add_argument("--dps", type=_dps, default=50, help=f"digits for re-decisions and certificates (≥ {MIN_DPS}, default 50)")
+    parser.add_argument("--out", metavar="DIR", default="certificates", help="folder for certificates (default ./certificates)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    parser.add_argument("--strict", action="store_true", help="exit 1 if any claim is REFUTED")
+    _add_scaling(parser)
+
+
 def build_parser():
     """The argparse parser of every sub-command (bad values raise InputError, one line)."""
     parser = _Parser(prog="verify", description="Check the mathematics of the softmax-attention GD paper (see SPEC.md).")
@@ -85,25 +97,11 @@ def build_parser():
 
     t2 = commands.add_parser("theorem2", help="Theorem 2 / Eq. (47): verdict table for every claim (the main job)")
     t2.add_argument("--case", metavar="FILE.json", help="evaluate one configuration instead of searching")
-    t2.add_argument("--claim", metavar="ID", action="append", help="only this claim (repeatable)")
-    t2.add_argument("--seed", type=int, default=0, help="random and Hypothesis seed (default 0)")
-    t2.add_argument("--samples", type=_positive_int("--samples"), default=300, help="random cases per claim (default 300)")
-    t2.add_argument("--dps", type=_dps, default=50, help=f"digits for re-decisions and certificates (≥ {MIN_DPS}, default 50)")
-    t2.add_argument("--out", metavar="DIR", default="certificates", help="folder for certificates (default ./certificates)")
-    t2.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    t2.add_argument("--strict", action="store_true", help="exit 1 if any claim is REFUTED")
-    _add_scaling(t2)
+    _add_search(t2)
 
     uc = commands.add_parser("claims", help="decide your own claims, stated in a TOML claim file")
     uc.add_argument("file", metavar="FILE.toml", help="[[claim]] tables: id, statement, holds, n, hessian")
-    uc.add_argument("--claim", metavar="ID", action="append", help="only this claim (repeatable)")
-    uc.add_argument("--seed", type=int, default=0, help="random and Hypothesis seed (default 0)")
-    uc.add_argument("--samples", type=_positive_int("--samples"), default=300, help="random cases per claim (default 300)")
-    uc.add_argument("--dps", type=_dps, default=50, help=f"digits for re-decisions and certificates (≥ {MIN_DPS}, default 50)")
-    uc.add_argument("--out", metavar="DIR", default="certificates", help="folder for certificates (default ./certificates)")
-    uc.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    uc.add_argument("--strict", action="store_true", help="exit 1 if any claim is REFUTED")
-    _add_scaling(uc)
+    _add_search(uc)
 
     a2 = commands.add_parser("assumption2", help="Assumption 2: which readings d allows, and what breaks without it")
     a2.add_argument("--n", type=_positive_int("--n"), help="tokens per sequence (with --N and --d: one user's dimensions)")
