@@ -17,6 +17,7 @@ from verify.claims.registry import select
 from verify.claims.results import ClaimResult, Counterexample, InterruptedEvidence, MultiEvidence, Report
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.curvature import CurvatureSpectrum, curvature_balls, curvature_precise, isotropic_on_tangent
+from verify.numerics.enclosures import enclose_curvature
 from verify.numerics.refine import refined_curvature
 from verify.numerics.precision import CERTIFY_DPS, bits_for, decimal
 
@@ -53,11 +54,16 @@ def case_balls(case, dps, max_bits=1 << 14):
     Up to BALL_LIMIT tokens Arb isolates every eigenvalue (raising the precision until it can);
     beyond, each extreme eigenpair is refined at high precision and enclosed by its residual,
     accepted when the float64 gap identifies it as the extreme one (verify.numerics.refine)."""
-    if case.n > BALL_LIMIT and isotropic_on_tangent(case.H) is None:
-        refined = refined_curvature(case.logits, case.H, dps)
-        if refined.identified and all(_radius_ok(getattr(refined, name), dps) for name in BALL_FIELDS):
-            return refined, refined.bits, "residual bounds of refined eigenpairs (Arb), identified by the float64 gap"
-        return None, refined.bits, "none: the float64 spectrum could not separate the extreme eigenvalues"
+    if case.n > BALL_LIMIT:
+        verified, bits = _verified(case, dps)
+        if all(_radius_ok(getattr(verified, name), dps) for name in BALL_FIELDS):
+            return verified, bits, "Kato–Temple bounds with verified neighbour bounds (verify.numerics.enclosures)"
+        if isotropic_on_tangent(case.H) is None:
+            refined = refined_curvature(case.logits, case.H, dps)
+            if refined.identified and all(_radius_ok(getattr(refined, name), dps) for name in BALL_FIELDS):
+                return refined, refined.bits, ("residual bounds of refined eigenpairs (Arb); the eigenvalue identified as the "
+                                               "extreme one by the float64 gap (LAPACK's backward error)")
+        return None, bits_for(dps), "none: the extreme eigenvalues could not be separated to dps digits"
     bits = bits_for(dps + 10)
     while bits <= max_bits and case.n <= BALL_LIMIT:
         with flint.ctx.workprec(bits):
@@ -81,6 +87,17 @@ def midpoints(balls, bits, dps):
     return CurvatureSpectrum(balls.n, values["lambda_max"], values["lambda_min"], values["L_T"], values["mu_T"],
                              values["L_amb"], values["mu_amb"], z_desc, max(rel, 10.0 ** -(dps + 5)), dps,
                              kappa=values["kappa"], R=values["R"])
+
+
+def _verified(case, dps):
+    """(balls, bits): the rigorous enclosure of verify.numerics.enclosures as a CurvatureSpectrum of balls."""
+    if case.given == "z":
+        found = enclose_curvature(None, case.H, dps, z=[v.of for v in case.logits])
+    else:
+        found = enclose_curvature(case.logits, case.H, dps)
+    spectrum = CurvatureSpectrum(found.n, found.lambda_max, found.lambda_min, found.L_T, found.mu_T, found.L, found.mu,
+                                 found.z_desc, 0.0, None, kappa=found.kappa, R=found.R)
+    return spectrum, found.prec
 
 
 def _radius_ok(ball, dps):

@@ -1,0 +1,258 @@
+"""Rigorous case-mode enclosures (verify.numerics.enclosures) against an independent dense mpmath reference.
+
+The reference shares nothing with the library but the mathematics: J H J is
+projected onto T with the explicit Helmert orthonormal basis Q and solved with
+mp.eigsy at ≥ 100 digits; λ_min also by the inverse route
+1/λ_max((QᵀD⁻¹Q)(QᵀHQ)⁻¹(QᵀD⁻¹Q)) (QᵀD⁻¹Q = (QᵀJQ)⁻¹), which keeps its relative
+accuracy for κ up to 1e600.
+"""
+from fractions import Fraction
+
+import flint
+import mpmath as mp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verify.numerics.enclosures import ball_interval, ball_mid_rad, enclose_curvature
+from verify.errors import InputError
+
+REF_DPS = 100
+QUANTITIES = ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "L", "mu", "R")
+
+
+def _mpf(x):
+    if isinstance(x, str):
+        x = Fraction(x)
+    if isinstance(x, Fraction):
+        return mp.mpf(x.numerator) / x.denominator
+    return mp.mpf(x)
+
+
+def _helmert(n):
+    Q = mp.matrix(n, n - 1)
+    for k in range(1, n):
+        scale = 1 / mp.sqrt(k * (k + 1))
+        for i in range(k):
+            Q[i, k - 1] = scale
+        Q[k, k - 1] = -k * scale
+    return Q
+
+
+def _extremes(M):
+    values = sorted(mp.eigsy(M, eigvals_only=True))
+    return values[-1], values[0]
+
+
+def reference(H, logits=None, z=None, dps=REF_DPS, direct_extra=0):
+    """Dense mpmath values of every quantity (z sorted descending)."""
+    n = len(H)
+    with mp.workdps(dps + direct_extra):
+        if z is None:
+            s = [_mpf(v) for v in logits]
+            top = max(s)
+            e = [mp.exp(v - top) for v in s]
+        else:
+            e = [_mpf(v) for v in z]
+        total = mp.fsum(e)
+        zz = [v / total for v in e]
+        Hm = mp.matrix([[_mpf(v) for v in row] for row in H])
+        Q = _helmert(n)
+        J = -mp.matrix(zz) * mp.matrix(zz).T
+        for k in range(n):  # J_kk = z_k Σ_{j≠k} z_j: no cancellation when z_k is within 1e-400 of 1
+            J[k, k] = zz[k] * mp.fsum(e[j] for j in range(n) if j != k) / total
+        lam_max, lam_min_direct = _extremes(Q.T * J * Hm * J * Q)
+        HT = Q.T * Hm * Q
+        L_T, mu_T = _extremes(HT)
+        L, mu = _extremes(Hm)
+        Jinv = Q.T * mp.diag([1 / v for v in zz]) * Q
+        inv_top, _ = _extremes(Jinv * mp.inverse(HT) * Jinv)
+        lam_min = 1 / inv_top
+        zs = sorted(zz, reverse=True)
+        out = dict(lambda_max=lam_max, lambda_min=lam_min, L_T=L_T, mu_T=mu_T, L=L, mu=mu,
+                   kappa=lam_max / lam_min, R=zs[0] / zs[-1], z=zs, lambda_min_direct=lam_min_direct)
+        return {k: (+v if not isinstance(v, list) else [+w for w in v]) for k, v in out.items()}
+
+
+def _ball_of(value, rel):
+    """arb ball around an mpf reference with relative radius rel (its own error)."""
+    man, exp = value.man_exp
+    mid = flint.arb(flint.arf((int(man), int(exp))))
+    with flint.ctx.workprec(4000):
+        return flint.arb(mid, abs(mid) * flint.arb(rel))
+
+
+def assert_encloses(r, ref, ref_rel=mp.mpf(10) ** (-REF_DPS + 15)):
+    for name in QUANTITIES:
+        ball = getattr(r, name)
+        assert ball.overlaps(_ball_of(ref[name], ref_rel)), (name, ball, mp.nstr(ref[name], 40))
+    for got, want in zip(r.z_desc, ref["z"]):
+        assert got.overlaps(_ball_of(want, ref_rel))
+
+
+def contains_rational(ball, p, q):
+    """The ball contains the exact rational p/q (checked as ball·q ∋ p at high precision)."""
+    with flint.ctx.workprec(2000):
+        return (ball * q).contains(flint.arb(p))
+
+
+def random_spd(rng, n):
+    A = rng.standard_normal((n, n))
+    H = A @ A.T / n + 0.5 * np.eye(n)
+    return 0.5 * (H + H.T)
+
+
+@pytest.mark.parametrize("seed,n", [(0, 3), (1, 5), (2, 8), (3, 12)])
+def test_random_spd_cases_contain_the_reference(seed, n):
+    rng = np.random.default_rng(seed)
+    H = random_spd(rng, n)
+    logits = rng.uniform(-60, 5, n).tolist()
+    r = enclose_curvature(logits, H, dps=30)
+    assert_encloses(r, reference(H.tolist(), logits))
+    assert r.min_digits >= 30, r.digits
+
+
+def test_forty_tokens_kappa_1e487():
+    n = 40
+    rng = np.random.default_rng(40)
+    A = rng.standard_normal((n, n))
+    H = A @ A.T / 40 + np.eye(n)
+    H = 0.5 * (H + H.T)
+    logits = np.linspace(-575, 0, n).tolist()
+    r = enclose_curvature(logits, H, dps=30)
+    ref = reference(H.tolist(), logits)
+    assert 480 < float(mp.log10(ref["kappa"])) < 495
+    assert_encloses(r, ref)
+    assert r.min_digits >= 30, r.digits
+
+
+@pytest.mark.parametrize("given_as", ["fraction", "mpf"])
+def test_coefficients_of_1e_400_given_directly(given_as):
+    tiny = [Fraction(1, 10**400), Fraction(3, 10**400), Fraction(7, 10**401)]
+    z = [1 - sum(tiny)] + tiny
+    if given_as == "mpf":
+        with mp.workdps(40):
+            z = [mp.mpf(v.numerator) / v.denominator for v in z]  # exact binary values from here on
+    rng = np.random.default_rng(7)
+    H = random_spd(rng, 4)
+    r = enclose_curvature(None, H, dps=30, z=z)
+    assert_encloses(r, reference(H.tolist(), z=[Fraction(v) if given_as == "fraction" else v for v in z]))
+    assert r.min_digits >= 30
+    assert r.z_desc[-1] < flint.arb("1e-400")
+
+
+def test_logits_minus_1000_and_log_of_fraction():
+    rng = np.random.default_rng(8)
+    H = random_spd(rng, 5)
+    with mp.workdps(60):
+        logits = [mp.mpf(0), mp.mpf(-1000), mp.log(mp.mpf(10) ** -400), mp.mpf(-3), mp.mpf("-999.5")]
+    r = enclose_curvature(logits, H, dps=30)
+    assert_encloses(r, reference(H.tolist(), logits))
+    assert r.min_digits >= 30
+
+
+def test_isotropic_decimal_strings_give_L_T_exactly():
+    n = 5
+    H = [["1.1" if i == j else "0.7" for j in range(n)] for i in range(n)]
+    logits = ["0", "-1.5", "-30", "-2", "-100"]
+    r = enclose_curvature(logits, H, dps=30)
+    assert contains_rational(r.L_T, 2, 5) and contains_rational(r.mu_T, 2, 5)
+    assert r.digits["L_T"] >= 30
+    assert_encloses(r, reference(H, logits))
+    assert r.min_digits >= 30
+
+
+def test_tie_case_two_tokens():
+    H = [["1.4", "0.1"], ["0.1", "1.4"]]
+    r = enclose_curvature(["0", "0"], H, dps=30)
+    for ball in (r.L_T, r.mu_T):
+        assert contains_rational(ball, 13, 10) and r.digits["L_T"] >= 30
+    assert_encloses(r, reference(H, ["0", "0"]))
+    # J = diag(½,½) − ¼11ᵀ: on T its eigenvalue is ½, so λ = 1.3/4 = κ·λ_min, κ = 1
+    assert contains_rational(r.lambda_max, 13, 40) and r.kappa.contains(1)
+
+
+def test_near_identity_diagonal_interlacing_decided_by_the_balls():
+    diag = [f"1.000000000000000000000{k}" for k in range(1, 7)]
+    H = [[diag[i] if i == j else "0" for j in range(6)] for i in range(6)]
+    logits = ["0", "0", "0", "-500", "-500", "-500"]
+    r = enclose_curvature(logits, H, dps=30)
+    ref = reference(H, logits, direct_extra=500)
+    assert_encloses(r, ref)
+    # the direct eigenvalue at 600 digits agrees with the inverse route
+    assert abs(ref["lambda_min_direct"] / ref["lambda_min"] - 1) < mp.mpf(10) ** -80
+    z = r.z_desc
+    with flint.ctx.workprec(400):  # ball arithmetic on the enclosures (arb is rigorous at any precision)
+        lower = (r.mu_T / r.L_T) * (z[1] / z[-2]) ** 2
+        upper = (r.L_T / r.mu_T) * (z[0] / z[-1]) ** 2
+        assert lower < r.kappa and r.kappa < upper  # decided for every point of the balls
+        margin = r.kappa / lower - 1
+    with mp.workdps(REF_DPS):
+        zs = ref["z"]
+        ref_margin = ref["kappa"] / ((ref["mu_T"] / ref["L_T"]) * (zs[1] / zs[-2]) ** 2) - 1
+    assert margin.overlaps(_ball_of(ref_margin, mp.mpf(10) ** -60))
+    assert 1e-23 < float(ref_margin) < 1e-21  # the small positive margin the 500-digit check reported
+
+
+def test_100_digits():
+    rng = np.random.default_rng(11)
+    H = random_spd(rng, 6)
+    logits = rng.uniform(-300, 0, 6).tolist()
+    r = enclose_curvature(logits, H, dps=100)
+    ref = reference(H.tolist(), logits, dps=140)
+    assert_encloses(r, ref, ref_rel=mp.mpf(10) ** -125)
+    assert r.min_digits >= 100, r.digits
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(2, 5).flatmap(lambda n: st.tuples(
+    st.lists(st.integers(-400, 20), min_size=n, max_size=n),
+    st.lists(st.integers(-3, 3), min_size=n * n, max_size=n * n),
+    st.integers(1, 4))))
+def test_property_enclosures_contain_the_reference(case):
+    logits, entries, shift = case
+    n = len(logits)
+    A = np.array(entries, dtype=float).reshape(n, n)
+    H = (A @ A.T + shift * np.eye(n)).tolist()  # small integers: exact, SPD
+    H = [[int(v) for v in row] for row in H]
+    r = enclose_curvature(logits, H, dps=30)
+    assert_encloses(r, reference(H, logits))
+
+
+def test_ball_rendering_contains_the_ball():
+    rng = np.random.default_rng(3)
+    r = enclose_curvature([0, -2, -700], random_spd(rng, 3), dps=30)
+    lo, hi = ball_interval(r.lambda_min, 30)
+    with mp.workdps(60):
+        mid, rad = ball_mid_rad(r.lambda_min)
+        assert mp.mpf(lo) <= mid - rad and mid + rad <= mp.mpf(hi)
+        assert abs(mp.mpf(hi) / mp.mpf(lo) - 1) < mp.mpf(10) ** -28
+    assert r.mid("lambda_min") == mid
+
+
+@pytest.mark.parametrize("logits,H,fragment", [
+    ([0, float("nan")], [[1, 0], [0, 1]], "finite"),
+    ([0, float("inf")], [[1, 0], [0, 1]], "finite"),
+    ([0, 1e308], [[1, 0], [0, 1]], "out of range"),
+    (["0", "1e400000000"], [[1, 0], [0, 1]], "out of range"),
+    ([0, "abc"], [[1, 0], [0, 1]], "not a number"),
+    ([0, -1], [[1, 2], [2, 1]], "not positive definite"),
+    ([0, -1, -2], [[1, 0, 0], [0, 1, 0], [0, 0, -1]], "positive definite"),
+    ([0, -1], [[1, 0.5], [0.4, 1]], "symmetric"),
+    ([0, -1], [[1, float("nan")], [float("nan"), 1]], "finite"),
+    ([0], [[1]], "at least 2"),
+])
+def test_bad_input_is_one_line_input_error(logits, H, fragment):
+    with pytest.raises(InputError) as info:
+        enclose_curvature(logits, H, dps=30)
+    assert fragment in str(info.value) and "\n" not in str(info.value)
+
+
+def test_bad_coefficients_and_matrix_types():
+    with pytest.raises(InputError, match="positive"):
+        enclose_curvature(None, [[1, 0], [0, 1]], z=[Fraction(1, 2), Fraction(-1, 2)])
+    with pytest.raises(InputError, match="out of range"):
+        enclose_curvature([0, -1], np.array([[1e305, 0], [0, 1.0]]))
+    with pytest.raises(InputError, match="dps"):
+        enclose_curvature([0, -1], [[1, 0], [0, 1]], dps=0)

@@ -1,0 +1,45 @@
+"""Rendering arb balls: `[lo, hi]` decimal strings (outward rounded) and (mid, rad) as mpf."""
+import mpmath as mp
+from mpmath.libmp import from_man_exp
+
+
+def _mpf(x):
+    """The exact value of an arb point (or an arf) as an mpf, not rounded to mpmath's precision."""
+    man, exp = x.man_exp()
+    return mp.make_mpf(from_man_exp(int(man), int(exp)))
+
+
+def ball_mid_rad(ball):
+    """(mid, rad) of an arb ball as exact mpf values."""
+    return _mpf(ball.mid()), _mpf(ball.rad())
+
+
+def ball_interval(ball, digits=30):
+    """('lo', 'hi') decimal strings with `digits` significant digits and lo ≤ ball ≤ hi.
+
+    The endpoints are computed exactly as mpf, then rounded outward (floor / ceiling
+    in the last printed digit), so the printed interval still contains the ball.
+    """
+    mid, rad = ball_mid_rad(ball)
+    with mp.workdps(max(digits, 10) + 20):
+        lo, hi = mid - rad, mid + rad
+        return _outward(lo, digits, down=True), _outward(hi, digits, down=False)
+
+
+def _outward(x, digits, down):
+    if x == 0:
+        return "0"
+    e = int(mp.floor(mp.log10(abs(x))))
+    step = mp.mpf(10) ** (e - digits + 1)
+    q = mp.floor(x / step) if down else mp.ceil(x / step)
+    value = q * step
+    # Verify exactly (the division above is at finite precision): widen by one step if needed.
+    if down and value > x:
+        q -= 1
+    if not down and value < x:
+        q += 1
+    sign = "-" if q < 0 else ""
+    digits_str = str(abs(int(q)))
+    exponent = e - digits + 1 + len(digits_str) - 1
+    mantissa = digits_str[0] + ("." + digits_str[1:] if len(digits_str) > 1 else "")
+    return f"{sign}{mantissa}e{exponent}"

@@ -1,0 +1,376 @@
+"""Case mode: rigorous arb enclosures of λ_max, λ_min, κ of J H J on T, of L_T, μ_T, L, μ and of z.
+
+Scaled problems (all scalings are exact powers of two, so they cost no accuracy):
+  H_s = H / h,  h = 2^k ≥ max|H_ij|;
+  J_s = J / c,  c = 4^m ≈ max_k z_k(1 − z_k), J_s = diag(d) − w wᵀ off the diagonal,
+                d_k = z_k S_k / c, S_k = 1 − z_k = Σ_{j≠k} z_j (no cancellation), w = z / 2^m;
+  C_s = g² (J⁺)² on T = P E P E P,  E = diag(g / z_k), g = 2^j ≤ z_min
+       (J⁺ = P D⁻¹ P on T, D = diag z: J P D⁻¹ y = y − z 1ᵀy = y for y ∈ T).
+Every quantity is then the LARGEST or SMALLEST eigenvalue of a problem with entries ≤ ~1:
+  λ_max(B)      = c² h · λ_max(J_s H_s J_s)         (B ≥ 0, B1 = 0, so its top on Rⁿ is its top on T);
+  λ_min(B on T) = h g² / ν₁,  ν₁ = max_{y∈T} yᵀC_s y / yᵀH_s y   (y = Jx maps T onto T and
+                  xᵀx = yᵀ(J⁺)²y, so λ_min = min_{y∈T} yᵀHy / yᵀ(J⁺)²y) — never a small
+                  eigenvalue of B itself, so κ up to 1e600 keeps full relative accuracy;
+  L_T, μ_T      = h · extremes of P H_s P on T (on Rⁿ it is {0} ∪ spec(H_T), and H SPD puts 0 lowest);
+  L, μ          = h · extremes of H_s.
+Each is enclosed by `verified.refine_extreme` (Kato–Temple from a float64
+eigendecomposition, with the neighbouring eigenvalue bounded by
+`verified.VerifiedPencil`); the float copies' distances to the exact matrices
+are bounded a priori (docstrings below).  When the neighbour cannot be
+separated (clusters, ties) or the digits fall short, small examples
+(n ≤ DENSE_MAX) are recomputed densely with acb_mat.eig (`dense.py`); larger ones
+keep the wider ball, honestly, and say so in `methods` and `digits`.
+Isotropic H = aI + b11ᵀ (detected exactly): L_T = μ_T = a, {L, μ} = {a, a + nb};
+with tied extreme coefficients (exactly equal logits) the extreme eigenvalue of
+J is that coefficient (it has an eigenvector e_i − e_j), so λ = a z².
+"""
+import math
+import time
+from dataclasses import dataclass, field
+
+import flint
+import numpy as np
+import scipy.linalg
+
+from verify.numerics.enclosures import dense
+from verify.numerics.enclosures.balls import ball_mid_rad
+from verify.numerics.enclosures.exact import Coefficients, ExactMatrix, fraction_to_arb
+from verify.numerics.enclosures.verified import (ETA, U, VerifiedPencil, centre, centre_error, fro, matmul_error,
+                                        refine_extreme, rel_width)
+from verify.errors import InputError
+
+DENSE_MAX = 64  # dense acb fallback up to this n
+GUARD_BITS = 40
+TAU = 2.0**-96  # float copies: entries below TAU are set to 0 (graded matrices make LAPACK produce subnormals,
+# ~100× slower; entries this small do not matter at float64 accuracy relative to the ~1 top eigenvalue); each
+# such change is ≤ TAU per entry, ≤ n·TAU in Frobenius norm, and is added to the error bound where made.
+NAMES = ("lambda_max", "lambda_min", "L_T", "mu_T", "L", "mu")
+
+
+@dataclass(frozen=True)
+class CurvatureEnclosure:
+    """Rigorous arb balls for one example; `digits[name]` = correct significant digits of the ball."""
+
+    n: int
+    lambda_max: flint.arb
+    lambda_min: flint.arb
+    kappa: flint.arb
+    L_T: flint.arb
+    mu_T: flint.arb
+    L: flint.arb
+    mu: flint.arb
+    R: flint.arb
+    z_desc: tuple  # arb balls, largest first
+    dps: int  # target digits
+    prec: int  # working precision in bits (the dense fallback may have used more)
+    digits: dict = field(default_factory=dict)
+    methods: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def min_digits(self):
+        return min(self.digits.values())
+
+    def mid(self, name):
+        """The ball's midpoint as an exact mpf."""
+        return arb_mid_mpf(getattr(self, name))
+
+
+def arb_mid_mpf(a):
+    """The ball's midpoint, exactly, as an mpf."""
+    return ball_mid_rad(a)[0]
+
+
+def correct_digits(ball):
+    w = rel_width(ball)
+    if w == 0:
+        return math.inf
+    return -math.log10(w) if w < 1 else 0.0
+
+
+class _Scaled:
+    """Coefficient data and scalings at the context precision (recomputable for the dense path)."""
+
+    def __init__(self, coeffs, Hx):
+        self.coeffs, self.Hx, self.n = coeffs, Hx, coeffs.n
+        self.m = self.j = None
+        self.recompute()
+
+    def recompute(self):
+        n = self.n
+        e = self.coeffs.weights()
+        prefix = [flint.arb(0)]
+        for v in e:
+            prefix.append(prefix[-1] + v)
+        suffix = [flint.arb(0)] * (n + 1)
+        for k in range(n - 1, -1, -1):
+            suffix[k] = suffix[k + 1] + e[k]
+        total = prefix[n]
+        self.z = [v / total for v in e]
+        self.S = [(prefix[k] + suffix[k + 1]) / total for k in range(n)]  # 1 − z_k, sums of positives
+        jdiag = [a * b for a, b in zip(self.z, self.S)]
+        if self.m is None:  # fix the scalings once (powers of two), from the first precision
+            top = max(jdiag, key=lambda a: float(a.mid().log()))
+            self.m = int(math.floor(float(top.mid().log()) / math.log(4)))
+            zmin = min(self.z, key=lambda a: float(a.mid().log()))
+            j = int(math.floor(float(zmin.mid().log()) / math.log(2)))
+            while not flint.arb(2) ** j <= zmin:
+                j -= 1
+            self.j = j
+        c = flint.arb(4) ** self.m
+        self.c = c
+        self.w = [v * flint.arb(2) ** (-self.m) for v in self.z]
+        self.d = [v / c for v in jdiag]
+        g = flint.arb(2) ** self.j
+        self.g = g
+        self.e = [g / v for v in self.z]  # in (0, 1]
+
+    def hs_arb(self):
+        return self.Hx.scaled_arb()
+
+    # exact operators on lists of arb -------------------------------------------------
+
+    def apply_J(self, y):
+        """J_s y with (J y)_k = z_k (S_k y_k − Σ_{j≠k} z_j y_j) (Σz = 1), prefix sums: O(n), no cancellation in 1 − z_k."""
+        n = self.n
+        t = [a * b for a, b in zip(self.z, y)]
+        prefix = [flint.arb(0)]
+        for v in t:
+            prefix.append(prefix[-1] + v)
+        suffix = [flint.arb(0)] * (n + 1)
+        for k in range(n - 1, -1, -1):
+            suffix[k] = suffix[k + 1] + t[k]
+        return [self.z[k] * (self.S[k] * y[k] - (prefix[k] + suffix[k + 1])) / self.c for k in range(n)]
+
+
+def _project(y):
+    """P y = y − mean(y) 1 (balls containing the exact projection)."""
+    mean = sum(y, flint.arb(0)) / len(y)
+    return [v - mean for v in y]
+
+
+def _vector_error(balls, floats):
+    """arb bound of ‖exact − float copy‖₂ (each ball contains its exact value)."""
+    return sum(((b - flint.arb(float(f))) ** 2 for b, f in zip(balls, floats)), flint.arb(0)).sqrt()
+
+
+def _flush(a):
+    """a with entries of magnitude below TAU set to 0 (callers add n·TAU to their error bounds)."""
+    a = np.array(a, dtype=float)
+    a[np.abs(a) < TAU] = 0.0
+    return a
+
+
+def _mant_exp(balls):
+    """(f, k, ρ) with ball_i's exact value x_i = f_i 2^{k_i}(1 + a_i), |a_i| ≤ ρ (arb); x_i > 0."""
+    f, k = [], []
+    rho = flint.arb(0)
+    for x in balls:
+        man, exp = x.mid().man_exp()
+        e = int(exp) + int(man).bit_length()
+        y = x * flint.arb(2) ** (-e)  # in [1/2, 1] up to the ball radius
+        fi = float(y.mid())
+        rho = rho.max(abs(y - fi) / fi)
+        f.append(fi)
+        k.append(e)
+    return np.array(f), np.array(k, dtype=np.int64), rho
+
+
+def _floats(balls):
+    return np.array([float(b.mid()) for b in balls])
+
+
+def enclose_curvature(log_z, H, dps=30, *, z=None, dense_max=DENSE_MAX):
+    """Rigorous enclosures for one example: logits `log_z` (or coefficients `z=`), SPD `H`, `dps` digits.
+
+    log_z: sequence of exact numbers (int, float, Fraction, decimal string, mpf); only
+    differences matter (z = softmax(log_z)).  z: positive exact numbers, normalised
+    exactly (z / Σz).  H: float64 ndarray (exact binary values) or a table of exact numbers.
+    """
+    start = time.perf_counter()
+    if isinstance(dps, bool) or not isinstance(dps, int) or not 1 <= dps <= 10_000:
+        raise InputError(f"dps is {dps!r}; give a whole number of digits between 1 and 10000")
+    coeffs = Coefficients(logits=None if z is not None else log_z, z=z)
+    n = coeffs.n
+    if H is None:
+        raise InputError("H is missing; give the symmetric positive definite curvature of the loss in z")
+    Hx = ExactMatrix(H, n)
+    iso = Hx.isotropic()
+    if iso is not None:
+        a, b = iso
+        if not (a > 0 and a + n * b > 0):
+            raise InputError(f"H = {float(a):.6g} I + {float(b):.6g} 11ᵀ is not positive definite "
+                             "(needs a > 0 and a + n b > 0)")
+    A_H, copy_exact = Hx.scaled_float()
+    w_H, V_H = np.linalg.eigh(A_H)
+    if iso is not None:
+        cond = float(max(a, a + n * b) / min(a, a + n * b))
+    else:
+        cond = w_H[-1] / w_H[0] if w_H[0] > 0 else 1e16
+    prec = (math.ceil(dps * math.log2(10)) + GUARD_BITS + math.ceil(math.log2(n))
+            + math.ceil(math.log2(coeffs.magnitude + 1)) + math.ceil(math.log2(max(cond, 1.0))))
+    target = 10.0 ** (-dps) / 4
+    with flint.ctx.workprec(prec):
+        out, methods = _fast(coeffs, Hx, iso, A_H, copy_exact, w_H, V_H, target)
+        ctx = out.pop("_ctx")
+        short = [k for k in NAMES if k in out and rel_width(out[k]) >= target]
+        if short and n <= dense_max:
+            got, bits = dense.dense_enclosures(ctx, short, target, prec)
+            with flint.ctx.workprec(bits):
+                ctx.recompute()
+                h = flint.arb(2) ** Hx.log2_scale
+                for k in short:
+                    v = got[k]
+                    if k == "lambda_max":
+                        v = ctx.c**2 * h * v
+                    elif k == "lambda_min":
+                        v = h * ctx.g**2 / v
+                    else:
+                        v = h * v
+                    if rel_width(v) < rel_width(out[k]):
+                        out[k] = v
+                        methods[k] = f"dense acb_mat.eig ({bits} bits)"
+            ctx.recompute()
+        if "mu" in out and not out["mu"] > 0:
+            if out["mu"] < 0:
+                raise InputError("H is not positive definite (its smallest eigenvalue is certainly negative)")
+            raise InputError("H could not be certified positive definite (smallest eigenvalue "
+                             f"within {float(out['mu'].rad()):.2g} of 0); the curvature needs an SPD H")
+        if not out["lambda_min"] > 0:
+            raise InputError("λ_min of J H J on T could not be certified positive; check that H is SPD")
+        z_desc = tuple(ctx.z[k] for k in coeffs.order)
+        kappa = out["lambda_max"] / out["lambda_min"]
+        R = z_desc[0] / z_desc[-1]
+    digits = {k: correct_digits(out[k]) for k in NAMES}
+    digits["kappa"] = correct_digits(kappa)
+    return CurvatureEnclosure(n, out["lambda_max"], out["lambda_min"], kappa, out["L_T"], out["mu_T"],
+                              out["L"], out["mu"], R, z_desc, dps, prec, digits, methods,
+                              time.perf_counter() - start)
+
+
+def _fast(coeffs, Hx, iso, A_H, copy_exact, w_H, V_H, target):
+    """The O(n²)-in-arb path (plus O(n³) float64); returns {name: ball} and {name: method}."""
+    n = coeffs.n
+    ctx = _Scaled(coeffs, Hx)
+    h = flint.arb(2) ** Hx.log2_scale
+    Hs = Hx.scaled_arb()
+    eta = flint.arb(ETA)
+    e_H = flint.arb(0) if copy_exact else U * fro(A_H) + 2 * n * eta
+
+    def apply_H(y):
+        col = Hs * flint.arb_mat(n, 1, y)
+        return [col[i, 0] for i in range(n)]
+
+    def apply_HT(y):
+        return _project(apply_H(y))
+
+    out, methods = {"_ctx": ctx}, {}
+    KT = "Kato–Temple on float64 eigenvectors, {} refinement step(s)"
+    one = flint.arb(1)
+
+    # ---- H on T (and on Rⁿ) ---------------------------------------------------------
+    A_T = centre(A_H)
+    e_T = e_H + centre_error(A_H)  # ‖P(H_s − A_H)P‖ ≤ e_H, plus the centring's rounding
+    if iso is not None:
+        a, b = (fraction_to_arb(v) for v in iso)
+        out["L_T"] = out["mu_T"] = a
+        hi, lo = (a, a + n * b) if iso[1] < 0 else (a + n * b, a)
+        out["L"], out["mu"] = hi, lo
+        methods.update({k: "exact (isotropic H = aI + b11ᵀ)" for k in ("L_T", "mu_T", "L", "mu")})
+        mu_T_scaled = a / h
+    else:
+        vp = VerifiedPencil(A_H, e_H, V_H)
+        lo0, hi0 = vp.enclosure(0)
+        if hi0 < 0:
+            raise InputError("H is not positive definite (its smallest eigenvalue is certainly negative)")
+        ball, steps, _ = refine_extreme(apply_H, None, None, V_H[:, -1], V_H, w_H, n - 1, "top",
+                                        vp.enclosure(n - 2)[1], one, vp.enclosure(n - 1), target)
+        out["L"], methods["L"] = h * ball, KT.format(steps)
+        ball, steps, _ = refine_extreme(apply_H, None, None, V_H[:, 0], V_H, w_H, 0, "bottom",
+                                        vp.enclosure(1)[0], one, (lo0, hi0), target)
+        out["mu"], methods["mu"] = h * ball, KT.format(steps)
+        w_T, V_T = np.linalg.eigh(A_T)
+        vt = VerifiedPencil(A_T, e_T, V_T)
+        # H SPD ⇒ spec(P H_s P) = {0} ∪ spec(H_T) with 0 lowest: index 1 is μ_T, n − 1 is L_T.
+        ball, steps, _ = refine_extreme(apply_HT, None, _project, V_T[:, -1], V_T, w_T, n - 1, "top",
+                                        vt.enclosure(n - 2)[1], one, vt.enclosure(n - 1), target)
+        out["L_T"], methods["L_T"] = h * ball, KT.format(steps)
+        beta = vt.enclosure(2)[0] if n >= 3 else None  # n = 2: T is a line, θ is the eigenvalue
+        ball, steps, _ = refine_extreme(apply_HT, None, _project, V_T[:, 1], V_T, w_T, 1, "bottom",
+                                        beta, one, vt.enclosure(1), target)
+        out["mu_T"], methods["mu_T"] = h * ball, KT.format(steps)
+        mu_T_scaled = ball
+        if not mu_T_scaled > 0:  # λ_min(H_T) ≥ λ_min(H) (Cauchy interlacing for a compression)
+            mu_T_scaled = out["mu"] / h
+
+    top_tied, bottom_tied = coeffs.tied_extremes()
+
+    # ---- λ_max(B) = c² h λ_max(J_s H_s J_s) -------------------------------------------
+    if iso is not None and top_tied:
+        out["lambda_max"] = out["L_T"] * ctx.z[coeffs.order[0]] ** 2
+        methods["lambda_max"] = "exact (isotropic H, tied largest coefficient: λ_max(J) = z_max)"
+    else:
+        # Off-diagonal −w_i w_j from w_i ≈ f_i 2^{k_i} (f_i float, k_i integer, relative error ≤ ρ):
+        # fl(f_i f_j) has one rounding and ldexp is exact (w itself may exceed float64's range; the
+        # products off the diagonal are ≤ 4 because z_j ≤ S_i).  So |w_iw_j − J_f,ij| ≤ rel·|J_f,ij| + 2η,
+        # rel = (1+ρ)²/(1−u) − 1.  The diagonal d_k (≤ 4) is rounded directly; its error is summed in arb.
+        f, k, rho = _mant_exp(ctx.w)
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            J_f = -np.ldexp(np.outer(f, f), np.add.outer(k, k))
+        d_f = _floats(ctx.d)
+        np.fill_diagonal(J_f, d_f)  # the (possibly overflowed) squares w_k² are never used
+        J_f = _flush(J_f)
+        rel = (1 + rho) ** 2 / (1 - flint.arb(U)) - 1
+        e_J = rel * fro(J_f) + 2 * n * eta + _vector_error(ctx.d, J_f.diagonal()) + n * flint.arb(TAU)
+        Y = _flush(A_H @ J_f)
+        Z = J_f @ Y
+        A_B = _flush(0.5 * (Z + Z.T))
+        nJ, nA = fro(J_f), fro(A_H)
+        # J_sH_sJ_s − J_fA_HJ_f = ΔJ H_s J_s + J_f ΔH J_s + J_f A_H ΔJ, then the two products' rounding
+        e_B = (e_J * (nA + e_H) * (nJ + e_J) + nJ * e_H * (nJ + e_J) + nJ * nA * e_J
+               + nJ * matmul_error(nA, nJ, n, n, n) + matmul_error(nJ, fro(Y), n, n, n)
+               + U * fro(A_B) + n * n * eta + (nJ + 1) * n * flint.arb(TAU))  # flushes of Y and A_B
+        w_B, V_B = np.linalg.eigh(A_B)
+        vb = VerifiedPencil(A_B, e_B, V_B)
+
+        def apply_B(y):
+            return ctx.apply_J(apply_H(ctx.apply_J(y)))
+
+        ball, steps, _ = refine_extreme(apply_B, None, None, V_B[:, -1], V_B, w_B, n - 1, "top",
+                                        vb.enclosure(n - 2)[1], one, vb.enclosure(n - 1), target)
+        out["lambda_max"], methods["lambda_max"] = ctx.c**2 * h * ball, KT.format(steps)
+
+    # ---- λ_min(B) = h g² / ν₁, ν₁ = top of the pencil (C_s, H_T) on T --------------------
+    if iso is not None and bottom_tied:
+        out["lambda_min"] = out["L_T"] * ctx.z[coeffs.order[-1]] ** 2
+        methods["lambda_min"] = "exact (isotropic H, tied smallest coefficient: λ_min(J on T) = z_min)"
+    else:
+        # E P E = E² − eeᵀ/n from e_i ≈ f_i 2^{k_i} (relative error ≤ ρ; e ≤ 1 may be far below float64's
+        # range, ldexp underflows to ≤ η): off-diagonal fl(fl(f_if_j)/n) (2 roundings), diagonal
+        # fl(fl(f_i²)·fl((n−1)/n)) (3 roundings), so |exact − K_f,ij| ≤ rel·|K_f,ij| + 2η with
+        # rel = (1+ρ)²/(1−u)³ − 1; entries below TAU flushed (+TAU each).
+        f, k, rho = _mant_exp(ctx.e)
+        with np.errstate(under="ignore"):
+            K_f = -np.ldexp(np.outer(f, f) / n, np.add.outer(k, k))
+            np.fill_diagonal(K_f, np.ldexp((f * f) * ((n - 1) / n), 2 * k))
+        K_f = _flush(K_f)
+        rel = (1 + rho) ** 2 / (1 - flint.arb(U)) ** 3 - 1
+        e_K = rel * fro(K_f) + 2 * n * eta + n * flint.arb(TAU)
+        C_f = _flush(centre(K_f))
+        e_C = e_K + centre_error(K_f) + n * flint.arb(TAU)
+        t0 = 2.0 ** round(math.log2(max(float(np.trace(A_T)) / n / n, 1e-300)))
+        Hp = A_T + t0  # float of P H_s P + t0 11ᵀ: SPD on Rⁿ, same as H_T on T, t0 n on span(1)
+        e_Hp = e_T + U * fro(Hp) + n * n * eta
+        nu, X = scipy.linalg.eigh(C_f, Hp)
+        vc = VerifiedPencil(C_f, e_C, X, B=Hp, e_B=e_Hp)
+
+        def apply_C(y):
+            v = _project([a * b for a, b in zip(ctx.e, y)])
+            return _project([a * b for a, b in zip(ctx.e, v)])
+
+        # on Rⁿ the pencil is {0 on span(1)} ∪ (its T part), so its 2nd largest ≥ ν₂ on T
+        ball, steps, _ = refine_extreme(apply_C, apply_HT, _project, X[:, -1], X, nu, n - 1, "top",
+                                        vc.enclosure(n - 2)[1], mu_T_scaled, vc.enclosure(n - 1), target)
+        out["lambda_min"] = h * ctx.g**2 / ball
+        methods["lambda_min"] = KT.format(steps) + " (pencil (g²(J⁺)², H) on T)"
+    return out, methods
