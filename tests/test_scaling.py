@@ -46,8 +46,8 @@ def test_units_split_differently_give_the_same_tallies():
     jobs = [ClaimJob(REGISTRY["T2.eq47.max"], "ambient-bounds")]
     whole = merge([run_unit(u, jobs) for u in units_for(2, 60, (0,), 30, size=60)])[0]
     parts = merge([run_unit(u, jobs) for u in reversed(units_for(2, 60, (0,), 30, size=10))])[0]
-    assert (whole.evaluated, whole.worst[:2], [i for i, _ in whole.failures]) == \
-           (parts.evaluated, parts.worst[:2], [i for i, _ in parts.failures])
+    assert (whole.evaluated, whole.failure_count, whole.worst[:2], [i for i, _ in whole.failures]) == \
+           (parts.evaluated, parts.failure_count, parts.worst[:2], [i for i, _ in parts.failures])
 
 
 def test_unreachable_scheduler_is_one_line_within_ten_seconds(tmp_path):

@@ -62,22 +62,37 @@ class Decider:
         return evaluation  # tight to 2·dps digits: counts as holding (the claims are non-strict)
 
 
+CANDIDATES = 5  # counterexamples kept (the smallest n first) and tried in turn until one is certified
+
+
 @dataclass
 class JobTally:
     """What the random phase saw for one job: cases decided, precise re-decisions, the worst
-    (smallest-margin) evaluation with its sample index and case, and the failing samples."""
+    (smallest-margin) evaluation with its sample index and case, how many samples failed, and the
+    CANDIDATES failing samples with the smallest (n, index) — all a report needs, so a unit's result
+    stays small however many samples fail."""
 
     evaluated: int = 0
     rechecks: int = 0
     worst: object = None  # (margin, index, evaluation, case)
-    failures: list = field(default_factory=list)  # (index, case)
+    failures: list = field(default_factory=list)  # (index, case), the smallest (n, index) first
+    failure_count: int = 0
+
+    def fail(self, index, case):
+        self.failure_count += 1
+        self.failures = _smallest(self.failures + [(index, case)])
 
     def add(self, other):
         self.evaluated += other.evaluated
         self.rechecks += other.rechecks
+        self.failure_count += other.failure_count
         if other.worst is not None and (self.worst is None or other.worst[:2] < self.worst[:2]):
             self.worst = other.worst
-        self.failures = sorted(self.failures + other.failures, key=lambda f: f[0])
+        self.failures = _smallest(self.failures + other.failures)
+
+
+def _smallest(failures):
+    return sorted(failures, key=lambda f: (f[1].n, f[0]))[:CANDIDATES]
 
 
 @dataclass(frozen=True)
@@ -114,7 +129,7 @@ def run_unit(unit, jobs):
             if tally.worst is None or evaluation.margin < tally.worst[0]:
                 tally.worst = (evaluation.margin, index, evaluation, case)
             if not evaluation.holds:
-                tally.failures.append((index, case))
+                tally.fail(index, case)
     return tallies
 
 
@@ -154,11 +169,10 @@ def single_tasks(jobs, seed, samples, dps, example_db=None):
     pools = {}
     for index, job in enumerate(jobs):
         pools.setdefault(job.pool, []).append(index)
-    tasks = []
+    examples = max(samples // 5, 20)  # the long sequential tasks first, so the short units fill in around them
+    tasks = [(f"{job.label}: adversarial", run_adversarial, (job, seed, dps, examples, example_db)) for job in jobs]
     for ids in pools.values():
         tasks += [(f"samples {u.start}–{u.stop - 1}", run_unit, (u, jobs)) for u in units_for(seed, samples, tuple(ids), dps)]
-    examples = max(samples // 5, 20)
-    tasks += [(f"{job.label}: adversarial", run_adversarial, (job, seed, dps, examples, example_db)) for job in jobs]
     return tasks
 
 
@@ -185,16 +199,13 @@ def collect(tasks, results):
     return Collected(units, adversarial, other)
 
 
-CANDIDATES = 5  # counterexamples tried in turn until one is certified
-
-
 def search_outcome(job, index, collected, samples):
     """(evidence, candidates) of one job: SearchEvidence and the counterexamples to certify, best first
     (the shrunk one, then the random ones by n), empty when none was found; InterruptedEvidence and ()
     when Ctrl-C came before it was decided."""
     tally = merge(u for u in collected.units if u is not None).get(index, JobTally())
     adversarial = collected.adversarial.get(job.label)
-    if (None in collected.units or adversarial is None) and not tally.failures:
+    if (None in collected.units or adversarial is None) and not tally.failure_count:
         return InterruptedEvidence(f"interrupted after {tally.evaluated} of about {samples} random cases, "
                                    "with no counterexample so far"), ()
     found, adversarial_rechecks = adversarial or (search.Found(None, 0), 0)
@@ -205,9 +216,9 @@ def search_outcome(job, index, collected, samples):
         precise_rechecks=tally.rechecks + adversarial_rechecks,
         worst_margin=decimal(worst[0], 6) if worst else None,
         worst_case_n=worst[3].n if worst else None,
-        random_counterexamples=len(tally.failures),
+        random_counterexamples=tally.failure_count,
     )
-    failures = [case for _, case in sorted(tally.failures, key=lambda f: (f[1].n, f[0]))]
+    failures = [case for _, case in tally.failures]
     candidates = tuple(([found.case] if found.case is not None else []) + failures)[:CANDIDATES]
     if candidates:
         evidence = evidence.with_(shrunk=found.case is not None)

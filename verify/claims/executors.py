@@ -7,6 +7,7 @@ each completes. Ctrl-C cancels what is still running and raises `Interrupted` ca
 results that had arrived.
 """
 import os
+import uuid
 
 from verify.errors import InputError
 
@@ -66,7 +67,8 @@ class DaskExecutor:
     def run(self, tasks, progress=None):
         from dask.distributed import as_completed
 
-        futures = [self.client.submit(function, *args, key=f"{label}-{index}", pure=False)
+        run = uuid.uuid4().hex  # keys unique to this run: another run on the same scheduler never shares them
+        futures = [self.client.submit(function, *args, key=f"{label}-{index}-{run}", pure=False)
                    for index, (label, function, args) in enumerate(tasks)]
         order = {future.key: index for index, future in enumerate(futures)}
         results = [None] * len(tasks)

@@ -140,11 +140,10 @@ def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir="certifica
     started = time.perf_counter()
     claims = select("theorem2", claim_ids)
     jobs = [ClaimJob(c, r) for c in claims if not c.multi for r in c.readings]
-    tasks = single_tasks(jobs, seed, samples, dps, example_db)
-    tasks += [(f"{job.label}: symbolic", _symbolic_evidence, (job.claim, job.reading)) for job in jobs]
     multi = [c for c in claims if c.multi]
-    if multi:
-        tasks += _multi_tasks(seed, samples, dps, example_db)
+    tasks = [(f"{job.label}: symbolic", _symbolic_evidence, (job.claim, job.reading)) for job in jobs]  # long ones first
+    tasks += _multi_tasks(seed, samples, dps, example_db) if multi else []
+    tasks += single_tasks(jobs, seed, samples, dps, example_db)
     results, interrupted = run_tasks(tasks, progress, executor, workers, scheduler)
     collected = collect(tasks, results)
     outcomes = [_single_result(job, i, collected, dps, samples, out_dir) for i, job in enumerate(jobs)]
@@ -157,9 +156,8 @@ def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir="certifica
 def _multi_tasks(seed, samples, dps, example_db):
     count = max(samples // 10, 5)
     units = [MultiUnit(seed, start, min(start + 10, count), dps) for start in range(0, count, 10)]
-    tasks = [(f"T2.multi samples {u.start}–{u.stop - 1}", run_multi_unit, (u,)) for u in units]
-    tasks.append(("T2.multi: adversarial", run_multi_adversarial, (seed, dps, max(samples // 20, 10), example_db)))
-    return tasks
+    tasks = [("T2.multi: adversarial", run_multi_adversarial, (seed, dps, max(samples // 20, 10), example_db))]
+    return tasks + [(f"T2.multi samples {u.start}–{u.stop - 1}", run_multi_unit, (u,)) for u in units]
 
 
 def _single_result(job, index, collected, dps, samples, out_dir):

@@ -92,7 +92,7 @@ def to_arb(x):
         return to_arb(x.of).log()
     if isinstance(x, (int, float)):
         return flint.arb(x)
-    sign, man, exp, _ = mp.mpf(x)._mpf_
+    sign, man, exp, _ = (x if isinstance(x, mp.mpf) else mp.mpf(x))._mpf_  # an mpf keeps every bit it carries
     return flint.arb(flint.arf((-man if sign else man, exp)))
 
 
