@@ -12,6 +12,7 @@ both sides, kept unevaluated so `1 < 2` stays a comparison), combined by `AllOf`
 import ast
 import difflib
 import re
+import warnings
 from dataclasses import dataclass
 
 import sympy
@@ -105,7 +106,9 @@ def parse_holds(text, n_range=None):
     if not text:
         raise InputError("claim expression '' is empty; write a comparison such as 'lambda_min >= mu_T * z_min**2'")
     try:
-        tree = ast.parse(text, mode="eval")
+        with warnings.catch_warnings():  # Python's own SyntaxWarnings (e.g. "1x") would be a second stderr line
+            warnings.simplefilter("ignore", SyntaxWarning)
+            tree = ast.parse(text, mode="eval")
     except SyntaxError as error:
         raise InputError(f"claim expression {text!r} is not valid syntax ({error.msg}, column {error.offset}); "
                          "write a comparison such as 'lambda_min >= mu_T * z_min**2'") from None
