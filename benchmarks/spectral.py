@@ -184,7 +184,8 @@ def spectrum_command(n=4000):
 
 def main():
     rng = np.random.default_rng(0)
-    spectrum_command()
+    spectrum_command(2000)  # below secular.NUMPY_ROOTS: the vectorised numpy solver, no compiler to load
+    spectrum_command(4000)  # above it: the numba kernel
     j_spectrum(4000, rng)
     if "--quick" not in sys.argv:
         j_spectrum(100_000, rng)

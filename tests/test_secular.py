@@ -209,3 +209,20 @@ def test_spectrum_bad_input(tmp_path, body):
     path = tmp_path / "s.json"
     path.write_text(json.dumps(body))
     assert_one_line_error(run_cli("spectrum", str(path)))
+
+
+@pytest.mark.parametrize("kind", ["graded", "random", "spread", "ties"])
+def test_vectorised_and_compiled_solvers_agree_to_an_ulp(kind):
+    """Below NUMPY_ROOTS the numpy solver runs, above it numba: the two must give the same roots."""
+    from verify.numerics import secular
+    from verify.numerics.secular_numpy import interior_roots
+
+    rng = np.random.default_rng(7)
+    z = {"graded": 10.0 ** -np.linspace(1, 300, 40), "random": rng.random(300),
+         "spread": np.exp(-rng.uniform(0, 600, 300)), "ties": np.repeat(rng.random(50), 3)}[kind]
+    z = z / z.sum()
+    poles, weights, _ = secular._deflate(z, z.copy())
+    count = len(poles) - 1
+    vectorised = np.add(*interior_roots(poles, weights, 0.0, count))
+    compiled = np.add(*secular._kernel()(poles, weights, 0.0, count))
+    assert np.max(np.abs(vectorised / compiled - 1)) <= 4e-16

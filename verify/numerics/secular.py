@@ -22,6 +22,7 @@ import numpy as np
 
 from verify.errors import InputError
 from verify.numerics.precision import to_mpf
+from verify.numerics.secular_numpy import interior_roots
 from verify.numerics.softmax import on_simplex_error
 
 
@@ -222,10 +223,20 @@ def j_eigenvalues(z):
     poles, weights, repeats = _deflate(z, z.copy())
     values = list(repeats)
     if len(poles) > 1:
-        origins, taus = _kernel()(poles, weights, 0.0, len(poles) - 1)
+        origins, taus = _roots(poles, weights, 0.0, len(poles) - 1)
         values.extend(origins + taus)
     values = np.sort(np.array(values))[::-1]
     return np.append(values, 0.0)
+
+
+NUMPY_ROOTS = 3000  # up to this many roots the vectorised numpy solver beats numba's load time end to end
+
+
+def _roots(d, c, rho, count):
+    """The interior roots: vectorised numpy for a moderate count (no compiler to load), else the compiled kernel."""
+    if count <= NUMPY_ROOTS:
+        return interior_roots(d, c, rho, count)
+    return _kernel()(d, c, rho, count)
 
 
 def j_eigenvalues_batch(Z):
