@@ -95,7 +95,12 @@ def executor_for(workers=None, scheduler=None):
         raise InputError(f"workers = {workers!r} must be a whole number ≥ 1 (1 runs in this process)", "workers")
     if scheduler is None and (workers or os.cpu_count() or 1) == 1:
         return InProcess()
-    return DaskExecutor(workers or os.cpu_count() or 1, scheduler)
+    if scheduler is not None:
+        return DaskExecutor(workers, scheduler)
+    try:
+        return DaskExecutor(workers or os.cpu_count() or 1)
+    except (OSError, RuntimeError, TimeoutError):  # no local cluster here (no loopback, no processes): same results in process
+        return InProcess()
 
 
 def run_tasks(tasks, progress=None, executor=None, workers=None, scheduler=None):
