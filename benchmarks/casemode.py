@@ -15,7 +15,7 @@ CHILD = """
 import json, math, resource, sys, time
 import numpy as np
 from verify.claims.cases import Case
-from verify.claims.theorem2 import evaluate_case
+from verify.claims.casemode import evaluate_case
 from verify.numerics.curvature import curvature_precise
 n, path = int(sys.argv[1]), sys.argv[2]
 rng = np.random.default_rng(n)

@@ -41,18 +41,6 @@ def _dps(text):
     return value
 
 
-def _workers(text):
-    from verify.errors import InputError
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise InputError(f"--workers {text!r} is not a whole number; give 1 (in this process) or more") from None
-    if value < 1:
-        raise InputError(f"--workers {value} must be at least 1; give 1 (in this process) or more")
-    return value
-
-
 def _writable_dir(flag):
     def parse(text):
         import tempfile
@@ -71,7 +59,7 @@ def _writable_dir(flag):
 
 
 def _add_scaling(parser, example_db=True):
-    parser.add_argument("--workers", type=_workers, help="worker processes (default: this machine's cores; 1 runs in process)")
+    parser.add_argument("--workers", type=_positive_int("--workers"), help="worker processes (default: this machine's cores; 1 runs in process)")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask scheduler (tcp://HOST:PORT)")
     if example_db:
         parser.add_argument("--example-db", metavar="DIR", type=_writable_dir("--example-db"),

@@ -78,7 +78,7 @@ def _print_report(report, args, title=None):
 
 def _theorem2_case(args):
     from verify.claims.cases import load_case
-    from verify.claims.theorem2 import evaluate_case
+    from verify.claims.casemode import evaluate_case
 
     case = load_case(args.case)
     report = evaluate_case(case, args.dps, args.claim)

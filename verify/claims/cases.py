@@ -5,6 +5,7 @@ The case-file format is also the `inputs` of a certificate:
 numbers are JSON numbers or decimal strings, kept as exact rationals (a JSON number is read
 as the decimal it is written as); each computation converts them once, at its own precision.
 """
+import functools
 import json
 from dataclasses import dataclass
 from fractions import Fraction
@@ -31,6 +32,14 @@ class Case:
     L: object = None
     mu: object = None
     given: str = "logits"  # which of "z" / "logits" the user gave
+
+    def __hash__(self):
+        return self._hash
+
+    @functools.cached_property
+    def _hash(self):
+        """Hashing a Fraction costs a modular inverse: a case is hashed once, not at every cache look-up."""
+        return hash((self.logits, self.H, self.L, self.mu, self.given))
 
     @property
     def n(self):

@@ -15,10 +15,9 @@ import mpmath as mp
 
 from verify import atomic
 from verify.claims.cases import parse_case, read_json
-from verify.claims.record import constants_for
+from verify.claims.record import ball_verdict, constants_for
 from verify.claims.registry import get_claim
 from verify.claims.results import CheckResult
-from verify.claims.user.run import check_user_certificate
 from verify.errors import InputError
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.curvature import curvature_balls
@@ -111,6 +110,8 @@ def check_certificate(path, claims_file=None):
     A user claim's certificate is re-parsed with the safe parser (and compared with `claims_file`)."""
     data = read_json(path, "certificate")
     if isinstance(data, dict) and "user_claim" in data:
+        from verify.claims.user.run import check_user_certificate  # the claim language (SymPy) is loaded only here
+
         return check_user_certificate(data, path, claims_file)
     claim, reading, case, recorded, dps = load_certificate(path)
     if claim.multi:
@@ -118,7 +119,7 @@ def check_certificate(path, claims_file=None):
     bits = bits_for(max(dps, CERTIFY_DPS))
     while bits <= MAX_BITS:
         with flint.ctx.workprec(bits):
-            q = rigorous_spectrum(case)
+            q = curvature_balls(case.logits, case.H)
             if q is not None:
                 return _judge(claim, reading, case, q, recorded, bits)
         bits *= 2
@@ -130,7 +131,7 @@ def _check_multi(case, recorded, dps):
     enclosure = decide_multi(case, max(dps, CERTIFY_DPS), max_bits=MAX_BITS)
     if enclosure is None:
         return CheckResult(False, "eigenvalues could not be isolated", MAX_BITS)
-    if enclosure.overlap:
+    if ball_verdict(get_claim("T2.multi"), None, enclosure) != "fails":
         return CheckResult(False, "the two sides' balls overlap: no disagreement is certified", enclosure.bits)
     if not (_matches(recorded["lhs"], enclosure.dense) and _matches(recorded["rhs"], enclosure.blocks)):
         return CheckResult(False, "the sides differ rigorously, but not as recorded", enclosure.bits)
@@ -159,8 +160,3 @@ def _matches(recorded, ball):
     with mp.workdps(60):
         value = arb_to_mpf(ball)
         return abs(to_mpf(recorded) - value) <= abs(value) * mp.mpf(10) ** -25
-
-
-def rigorous_spectrum(case):
-    """Every eigenvalue of J H J on T, of H on T and of H for a case, as balls (None if not isolated)."""
-    return curvature_balls(case.logits, case.H)

@@ -16,6 +16,8 @@ import flint
 
 from verify.claims import search
 from verify.claims.cases import parse_case
+from verify.claims.record import ball_verdict
+from verify.claims.registry import REGISTRY
 from verify.claims.results import InterruptedEvidence, SearchEvidence
 from verify.errors import InputError
 from verify.numerics.curvature import curvature_fast, curvature_precise
@@ -259,7 +261,7 @@ class MultiUnit:
 
 
 def run_multi_unit(unit):
-    """Each sample's two sides as balls: (index, relative gap, relative radius, overlap, case)."""
+    """Each sample's two sides as balls: (index, relative gap, relative radius, holds, case)."""
     rows = []
     for index in range(unit.start, unit.stop):
         case = search.random_multi_case(unit.seed, index)
@@ -268,20 +270,21 @@ def run_multi_unit(unit):
 
 
 def multi_verdict(case, dps):
-    """(relative gap |dense/blocks − 1| of the midpoints, relative radius, balls overlap)."""
+    """(relative gap |dense/blocks − 1| of the midpoints, relative radius, whether T2.multi holds: its
+    formula at the balls does not fail)."""
     enclosure = decide_multi(case, dps)
     if enclosure is None:
         return float("inf"), float("inf"), True
     with flint.ctx.workprec(enclosure.bits):  # the ratio at the balls' own precision, not at 53 bits
         gap = abs(float((enclosure.dense / enclosure.blocks - 1).mid()))
-    return gap, enclosure.relative_radius, bool(enclosure.overlap)
+    return gap, enclosure.relative_radius, ball_verdict(REGISTRY["T2.multi"], None, enclosure) != "fails"
 
 
 def run_multi_adversarial(seed, dps, max_examples, database=None):
     """The Hypothesis search for a T2.multi case whose two balls are disjoint."""
     def decide(case):
-        gap, _, overlap = multi_verdict(case, dps)
-        return overlap, gap
+        gap, _, holds = multi_verdict(case, dps)
+        return holds, gap
 
     return search.adversarial_multi(decide, seed, max_examples)
 

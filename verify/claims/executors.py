@@ -25,8 +25,6 @@ class Interrupted(Exception):
 class InProcess:
     """Run every task here, one after another."""
 
-    workers = 1
-
     def run(self, tasks, progress=None):
         results = [None] * len(tasks)
         try:
@@ -62,7 +60,6 @@ class DaskExecutor:
             self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                         dashboard_address=None, silence_logs=50)
             self.client = Client(self.cluster, set_as_default=False)
-        self.workers = len(self.client.scheduler_info().get("workers", {})) or workers or 1
 
     def run(self, tasks, progress=None):
         from dask.distributed import as_completed

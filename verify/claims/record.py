@@ -25,12 +25,13 @@ READING_TEXT = {
 
 @dataclass(frozen=True)
 class Inequality:
-    """One inequality of a claim at a spectrum: its label, both sides and the relation (>=, <= or ==)."""
+    """One inequality of a claim at a spectrum: its label, both sides and the relation (>=, <=, or == for
+    T2.multi, decided only with balls: see ball_verdict)."""
 
     label: str
     lhs: object
     rhs: object
-    relation: str  # ">=" or "<="
+    relation: str  # ">=", "<=" or "=="
 
     def log_margin(self, log):
         """ln(lhs/rhs), signed so that ≥ 0 means the inequality holds."""
@@ -92,13 +93,7 @@ def evaluate(claim, reading, q, L=None, mu=None):
         L_r, mu_r = constants_for(reading, q, L, mu) if reading else (None, None)
         inequalities = claim.sides(q, L_r, mu_r)
         tolerance = 8 * q.rel_err
-        rows = []
-        for ineq in inequalities:
-            if ineq.relation == "==":
-                margin = tolerance * 4 - abs(mp.log(ineq.lhs / ineq.rhs))
-                rows.append((margin, ineq))
-            else:
-                rows.append((ineq.log_margin(mp.log), ineq))
+        rows = [(ineq.log_margin(mp.log), ineq) for ineq in inequalities]
         margin, worst = min(rows, key=lambda row: row[0])
     return Evaluation(claim.id, reading, worst.label, worst.lhs, worst.rhs, worst.relation, margin, tolerance)
 

@@ -31,8 +31,8 @@ def _interlace(q, L, mu):
 
 
 def _multi(q, L, mu):
-    """q is a MultiSpectrum: κ of KᵀMK on its range against the block formula (T2.multi)."""
-    return [Inequality("κ(KᵀMK on range) = max_i λ_max(B_i) / min_i λ_min(B_i)", q.kappa_dense, q.kappa_blocks, "==")]
+    """q is a MultiEnclosure: κ of KᵀMK on its range (`dense`) against the block formula (`blocks`), as balls."""
+    return [Inequality("κ(KᵀMK on range) = max_i λ_max(B_i) / min_i λ_min(B_i)", q.dense, q.blocks, "==")]
 
 
 _EQ47_HYP = ("one example, all z_k > 0", "H symmetric positive definite", "λ: extreme eigenvalues of J H J on T")

@@ -2,6 +2,7 @@
 at `dps` and 2·dps digits, Hypothesis search with shrinking), a certificate for each refuted claim
 that stores its `holds` text, and the independent ball-arithmetic check of such a certificate.
 """
+import functools
 import json
 import time
 from dataclasses import dataclass
@@ -66,15 +67,21 @@ class UserClaimJob:
     def evaluate(self, q, case):
         """float64 when q came from the fast path (q.dps is None), else mpmath at q's digits."""
         uses_j = bool(self.claim.names & {"j_max", "j_min"})
+        extremes = j_extremes(case.logits, 20 if q.dps is None else q.dps + 10) if uses_j else (None, None)
+        values = claim_values(q, *extremes)
         if q.dps is None:
-            j = j_eigenvalues_mp(list(case.logits), dps=20) if uses_j else None
-            values = claim_values(q, *((j[0], j[-2]) if j else (None, None)))
             outcome = evaluate_float(self.claim.tree, values, max(q.rel_err, FLOAT_REL_ERR), self.claim.holds)
         else:
-            j = j_eigenvalues_mp(list(case.logits), dps=q.dps + 10) if uses_j else None
-            values = claim_values(q, *((j[0], j[-2]) if j else (None, None)))
             outcome = evaluate_mp(self.claim.tree, values, q.dps + 10, max(q.rel_err, 10.0 ** -q.dps), self.claim.holds)
         return UserEvaluation(self.claim.holds, outcome.margin, outcome.decided, outcome.holds)
+
+
+@functools.lru_cache(maxsize=4096)
+def j_extremes(logits, dps):
+    """(j_max, j_min) of J(σ(logits)) by the secular kernel at `dps` digits, computed once per case and
+    precision however many claims of a file read them (the kernel returns them decreasing, 0 last)."""
+    eigenvalues = j_eigenvalues_mp(list(logits), dps=dps)
+    return eigenvalues[0], eigenvalues[-2]
 
 
 def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out_dir="certificates", progress=None,
