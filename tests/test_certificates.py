@@ -1,11 +1,18 @@
-"""Every REFUTED claim writes a certificate that `check` confirms from scratch;
-an edited certificate is not confirmed."""
+"""Every REFUTED claim writes a certificate that `check` confirms from scratch, and a certificate that
+has been made false in any field — the claim's n range or family of H, its id, its text, the margin,
+the sides, the digits, the inputs — is rejected (an InputError, or NOT CONFIRMED)."""
+import copy
 import json
 
 import pytest
 
-from verify.claims.certificates import check_certificate
+from verify.claims.certificates import check_body, check_certificate
+from verify.claims.claimfile import parse_claims_text
+from verify.claims.decide import run_claims
+from verify.claims.language.parser import parse_claim
+from verify.claims.language.syntax import comparisons
 from verify.claims.theorem2 import run_theorem2
+from verify.errors import InputError
 
 
 @pytest.fixture(scope="module")
@@ -23,8 +30,11 @@ def test_refuted_claims_have_confirmed_certificates(report):
         checked = check_certificate(claim.certificate)
         assert checked.confirmed, checked.reason
         body = json.loads(open(claim.certificate).read())
-        assert set(body) >= {"claim", "reading", "inputs", "lhs", "rhs", "margin", "dps"}
         assert body["dps"] >= 50 and body["claim"] == claim.id and body["reading"] == claim.reading
+        if body["kind"] == "counterexample":
+            tree = parse_claim(claim.text, None)
+            assert body["statement"] == claim.text
+            assert parse_claim(body["binding"]["comparison"], None) in comparisons(tree)
 
 
 def test_holding_claims_have_no_certificate(report):
@@ -33,52 +43,124 @@ def test_holding_claims_have_no_certificate(report):
             assert claim.certificate is None
 
 
-def _edited(path, tmp_path, edit):
-    body = json.loads(open(path).read())
+def rejected(body, claims_file=None):
+    """True when check refuses the certificate (one-line InputError) or does not confirm it."""
+    try:
+        return not check_body(body, "certificate (edited)", claims_file).confirmed
+    except InputError as error:
+        assert "\n" not in str(error)
+        return True
+
+
+def edited(body, edit):
+    body = copy.deepcopy(body)
     edit(body)
-    target = tmp_path / "edited.json"
-    target.write_text(json.dumps(body))
-    return str(target)
+    return body
 
 
-def test_edited_inputs_that_make_the_claim_hold_are_not_confirmed(report, tmp_path):
-    for claim in report[0].refuted:
-        def to_identity(body):
-            n = len(body["inputs"]["H"])
-            body["inputs"]["H"] = [[str(int(i == j)) for j in range(n)] for i in range(n)]
-            body["inputs"]["logits"] = ["0"] * n  # z uniform, H = I: every T2 inequality is tight or holds
-        if claim.id == "T2.swapped":
-            continue  # tight at the uniform point: judged by the next test instead
-        checked = check_certificate(_edited(claim.certificate, tmp_path, to_identity))
-        assert not checked.confirmed, (claim.id, checked.reason)
+def _set(path, value):
+    def edit(body):
+        target = body
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+    return edit
 
 
-def test_edited_sides_are_not_confirmed(report, tmp_path):
-    for claim in report[0].refuted:
-        def swap_sides(body):
-            body["lhs"], body["rhs"] = body["rhs"], body["lhs"]
-        checked = check_certificate(_edited(claim.certificate, tmp_path, swap_sides))
-        assert not checked.confirmed
+@pytest.fixture(scope="module")
+def user_certificate(tmp_path_factory):
+    """A refuted user claim that holds on its own domain n ≤ 6 (pigeonhole) and fails at n = 7."""
+    claims = parse_claims_text('[[claim]]\nid = "mine.large_n"\nholds = "z_max >= 1/6"\nn = [2, 8]\n'
+                               '[[claim]]\nid = "mine.iso"\nholds = "L_T <= mu_T * 1.0000001"\nhessian = "spd"\n')
+    result = run_claims(claims, seed=1, samples=80, workers=1)
+    bodies = {r.id: r.certificate_body for r in result.claims}
+    assert all(bodies.values()), [r.verdict for r in result.claims]
+    return bodies
 
 
-def test_parallel_workers_give_the_same_report(tmp_path):
+def test_a_user_certificate_is_confirmed_and_every_false_edit_is_rejected(user_certificate):
+    body = user_certificate["mine.large_n"]
+    assert check_body(body).confirmed
+    n = body["inputs"]["logits"].__len__()
+    assert n >= 7
+    edits = {
+        "n range narrowed to where the claim holds": _set(("domain", "n"), [2, 6]),
+        "n range with the hash recomputed": None,  # below
+        "family": _set(("domain", "hessian"), "isotropic"),
+        "claim id": _set(("claim",), "T2.eq47.min"),
+        "another user id": _set(("claim",), "mine.other"),
+        "margin": _set(("margin",), "2"),
+        "margin's last digit": lambda b: b.update(margin=b["margin"][:-1] + str((int(b["margin"][-1]) + 3) % 10)),
+        "lhs": _set(("binding", "lhs"), "0.5"),
+        "sides swapped": lambda b: b["binding"].update(lhs=b["binding"]["rhs"], rhs=b["binding"]["lhs"]),
+        "holds text": _set(("statement",), "z_max >= 1/7"),
+        "dps lowered": _set(("dps",), 10),
+        "dps raised beyond the digits recorded": _set(("dps",), 80),
+        "dps absurd": _set(("dps",), 10**9),
+        "inputs where it holds": _set(("inputs", "logits"), ["0"] + ["-5"] * (n - 1)),
+        "inputs below the n range": _set(("inputs",), {"logits": ["0"], "H": [["1"]]}),
+        "unknown key": _set(("Mu",), "1"),
+        "reading": _set(("reading",), "tangent-exact"),
+    }
+    for name, edit in edits.items():
+        if edit is None:
+            from verify.claims.record import FormulaClaim
+
+            claim = FormulaClaim("mine.large_n", "", "z_max >= 1/6", n_range=(2, 6), command="claims")
+            tampered = edited(body, lambda b: b.update(domain=claim.domain(), sha256=claim.digest()))
+        else:
+            tampered = edited(body, edit)
+        assert rejected(tampered), name
+
+
+def test_a_family_edit_is_rejected_even_with_a_consistent_hash(user_certificate):
+    from verify.claims.record import FormulaClaim
+
+    body = user_certificate["mine.iso"]
+    assert check_body(body).confirmed  # L_T > μ_T (1 + 1e-7) somewhere: H not isotropic
+    claim = FormulaClaim("mine.iso", "", body["statement"], n_range=(2, 10), hessian="isotropic", command="claims")
+    tampered = edited(body, lambda b: b.update(domain=claim.domain(), sha256=claim.digest()))
+    assert rejected(tampered)  # its H is not aI + b11ᵀ: outside the family
+
+
+def test_claims_file_must_state_the_same_claim(user_certificate, tmp_path):
+    body = user_certificate["mine.large_n"]
+    same = tmp_path / "same.toml"
+    same.write_text('[[claim]]\nid = "mine.large_n"\nholds = "z_max  >=  1/6"\nn = [2, 8]\n')
+    assert check_body(body, claims_file=same).confirmed  # whitespace aside, the same claim
+    for text in ('holds = "z_max >= 1/7"\nn = [2, 8]', 'holds = "z_max >= 1/6"\nn = [2, 6]',
+                 'holds = "z_max >= 1/6"\nn = [2, 8]\nhessian = "diagonal"'):
+        other = tmp_path / "other.toml"
+        other.write_text(f'[[claim]]\nid = "mine.large_n"\n{text}\n')
+        assert rejected(body, other), text
+
+
+def test_built_in_certificates_reject_edits_too(report):
+    claim = next(c for c in report[0].refuted if c.id == "T2.swapped")
+    body = json.loads(open(claim.certificate).read())
+    n = len(body["inputs"]["H"])
+    for edit in (_set(("statement",), body["statement"].replace("**2", "**3")), _set(("margin",), "0.5"),
+                 _set(("binding", "rhs"), "1e9"), _set(("reading",), "ambient-bounds" if claim.reading != "ambient-bounds"
+                                                                      else "tangent-exact"),
+                 _set(("inputs", "logits"), ["0"] * n), _set(("domain", "n"), [3, None])):
+        assert rejected(edited(body, edit))
+
+
+def test_parallel_workers_give_the_same_report():
     """Jobs are seeded and independent: one process or two, the report is the same."""
-    reports = [run_theorem2(seed=2, samples=20, out_dir=str(tmp_path / str(w)), workers=w).to_json() for w in (1, 2)]
+    reports = [run_theorem2(seed=2, samples=20, workers=w).to_json() for w in (1, 2)]
     for report in reports:
         report.pop("seconds")
-        for claim in report["claims"]:
-            claim.pop("certificate")
-            claim["evidence"].pop("certificate_check", None)
     assert reports[0] == reports[1]
 
 
-def test_multi_certificate_round_trips_and_an_agreeing_case_is_not_confirmed(tmp_path):
+def test_multi_certificate_round_trips_and_an_agreeing_case_is_not_confirmed():
     """The several-examples format: written, parsed back, re-enclosed; with K Kᵀ = I the sides agree,
     so check must refuse to confirm a disagreement."""
-    from verify.claims.certificates import check_certificate, write_multi_certificate
+    from verify.claims.multi_claim import certificate_body
     from verify.claims.registry import REGISTRY
     from verify.claims.search import random_multi_case
 
-    path = write_multi_certificate(str(tmp_path), REGISTRY["T2.multi"], random_multi_case(3, 1), 50)
-    result = check_certificate(path)
+    body = certificate_body(REGISTRY["T2.multi"], random_multi_case(3, 1), 50)
+    result = check_body(json.loads(json.dumps(body)))
     assert not result.confirmed and "overlap" in result.reason

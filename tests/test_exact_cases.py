@@ -84,16 +84,16 @@ def test_exact_decimals_print_exactly():
 def test_interlacing_holds_rigorously_on_the_diagonal_tie_case():
     """Its float64 entries are all 1: a float64 shortcut would call H isotropic; the reference margin is +2.48e-22."""
     report = evaluate_case(parse_case(DIAGONAL), dps=30)
-    rows = {(r.claim, r.reading): (r, rigorous) for r, rigorous in report.rows}
-    row, rigorous = rows[("T2.interlace", "tangent-exact")]
-    assert row.holds and rigorous == "holds"
+    rows = {(r.claim, r.reading): r for r in report.rows}
+    row = rows[("T2.interlace", "tangent-exact")]
+    assert row.holds and row.rigorous == "holds"
 
 
 def test_the_tie_case_decides_the_ambient_reading_against_the_users_exact_mu():
     report = evaluate_case(parse_case(TIE), dps=30)
-    rows = {(r.claim, r.reading): (r, rigorous) for r, rigorous in report.rows}
-    row, rigorous = rows[("T2.eq47.min", "ambient-bounds")]  # λ_min = μ z_max² exactly: tight, not refuted
-    assert row.holds and rigorous != "fails"
+    rows = {(r.claim, r.reading): r for r in report.rows}
+    row = rows[("T2.eq47.min", "ambient-bounds")]  # λ_min = μ z_max² exactly: tight, not refuted
+    assert row.holds and row.rigorous != "fails"
 
 
 numbers = st.one_of(st.integers(-10**6, 10**6), st.floats(allow_nan=True, allow_infinity=True),
@@ -122,12 +122,18 @@ def test_any_case_file_exits_0_or_2_without_a_traceback(data):
 
 claim_ids = st.sampled_from(["T2.eq47.max", "T2.swapped", "T2.multi", "A2.dim", "nope", ""])
 readings = st.sampled_from(["tangent-exact", "ambient-bounds", None, 3])
+domains = st.fixed_dictionaries({"n": st.one_of(vectors, numbers), "hessian": st.one_of(numbers, st.sampled_from(
+    ["spd", "isotropic", "diagonal"])), "reading": readings})
 certificates = st.fixed_dictionaries(
-    {"claim": st.one_of(claim_ids, numbers), "reading": readings, "inputs": st.one_of(case_files, numbers),
-     "lhs": numbers, "rhs": numbers, "margin": numbers, "dps": st.one_of(st.integers(-5, 10**9), numbers)},
-    optional={"user_claim": st.one_of(numbers, st.fixed_dictionaries({"id": st.text(max_size=4), "holds": st.text(max_size=20),
-                                                                      "holds_sha256": st.text(max_size=8)})),
-              "inequality": numbers})
+    {"format": st.one_of(st.just("verify-certificate/2"), numbers),
+     "kind": st.sampled_from(["counterexample", "several-examples", "proof", "x"]),
+     "claim": st.one_of(claim_ids, numbers), "reading": readings, "inputs": st.one_of(case_files, numbers),
+     "statement": st.one_of(st.sampled_from(["z_max >= 1/6", "kappa > kappa", "lambda_max >= L * z_min**2"]), numbers),
+     "domain": st.one_of(domains, numbers), "sha256": st.text(max_size=8),
+     "binding": st.one_of(numbers, st.fixed_dictionaries({"comparison": st.text(max_size=10), "lhs": numbers,
+                                                          "rhs": numbers})),
+     "margin": numbers, "dps": st.one_of(st.integers(-5, 10**9), numbers), "bits": numbers},
+    optional={"inequality": numbers, "lemmas": st.lists(numbers, max_size=3), "pieces": st.lists(numbers, max_size=2)})
 
 
 @settings(max_examples=40, deadline=None)

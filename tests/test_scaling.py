@@ -41,9 +41,9 @@ def test_units_split_differently_give_the_same_tallies():
     """A unit's cases depend on (seed, sample index) only: one unit of 60 or six of 10, same merge."""
     from verify.claims.engine import merge, run_unit, units_for
     from verify.claims.registry import REGISTRY
-    from verify.claims.theorem2 import ClaimJob
+    from verify.claims.jobs import Job
 
-    jobs = [ClaimJob(REGISTRY["T2.eq47.max"], "ambient-bounds")]
+    jobs = [Job(REGISTRY["T2.eq47.max"], "ambient-bounds")]
     whole = merge([run_unit(u, jobs) for u in units_for(2, 60, (0,), 30, size=60)])[0]
     parts = merge([run_unit(u, jobs) for u in reversed(units_for(2, 60, (0,), 30, size=10))])[0]
     assert (whole.evaluated, whole.failure_count, whole.worst[:2], [i for i, _ in whole.failures]) == \

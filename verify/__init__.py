@@ -1,7 +1,7 @@
 """verify: checks the mathematics of "Gradient Descent and Attention Models: Challenges Posed by
-the Softmax Function" (see the SPEC): SymPy derivations, rigorous numerics, Hypothesis search.
+the Softmax Function": SymPy derivations, rigorous numerics, Hypothesis search, proofs from cited facts.
 
-The public API is `__all__` below (see `verify.api` for each function's documentation):
+The public API is `__all__` below (each name is documented in `verify.api`):
 
 >>> import verify
 >>> case = verify.make_case(logits=["0", "-575"], H=[[2, 0], [0, 3]])
@@ -14,16 +14,14 @@ import importlib
 
 __version__ = "0.1.0"
 
-_PUBLIC = {name: "verify.api" for name in (
-    "Case", "CheckResult", "ClaimResult", "CurvatureSpectrum", "Evaluation", "InputError", "Report",
-    "check_certificate", "curvature_spectrum", "evaluate_claim", "make_case", "run_derivation", "run_theorem2")}
-
-__all__ = sorted(_PUBLIC)
+__all__ = ["Case", "CheckResult", "ClaimResult", "CurvatureSpectrum", "DecisionResult", "Evaluation", "InputError",
+           "Report", "check_certificate", "curvature_spectrum", "decide_on_case", "evaluate_claim", "load_claims",
+           "make_case", "run_claims", "run_derivation", "run_theorem2"]
 
 
 def __getattr__(name):
-    if name in _PUBLIC:
-        return getattr(importlib.import_module(_PUBLIC[name]), name)
+    if name in __all__:
+        return getattr(importlib.import_module("verify.api"), name)
     raise AttributeError(f"module 'verify' has no attribute {name!r}")
 
 

@@ -1,15 +1,24 @@
-"""The public library API (re-exported by `verify`): build a case, compute its curvature spectrum,
-evaluate a claim, run the Theorem 2 search, check a certificate, run a derivation's checks.
+"""The public library API (re-exported by `verify`; `verify.__all__` lists it): build a case, compute its
+curvature spectrum, decide claims (built-in or your own) at a case or by search, check a certificate,
+run a derivation's checks.
 
-Every function returns a result object and never prints; bad input raises
-`verify.InputError` with a one-line message that names the value and the fix.
+Every function checks its own arguments, returns a result object and never prints; bad input raises
+`verify.InputError` with a one-line message that names the parameter, the value and the fix. Nothing
+is written to disk unless asked (`out=`).
 """
+from pathlib import Path
+
+from verify.claims import options
+from verify.claims.casemode import DecisionResult, Evaluation, evaluate_job
+from verify.claims.casemode import decide_on_case as _decide_on_case
 from verify.claims.cases import Case, parse_case
-from verify.claims.results import CheckResult
 from verify.claims.certificates import check_certificate as _check_certificate
-from verify.claims.record import READINGS, Evaluation, evaluate
+from verify.claims.claimfile import load_claims as _load_claims
+from verify.claims.claimfile import parse_claims_text
+from verify.claims.decide import run_claims as _run_claims
+from verify.claims.jobs import Job
 from verify.claims.registry import get_claim
-from verify.claims.results import ClaimResult, Report
+from verify.claims.results import CheckResult, ClaimResult, Report
 from verify.claims.theorem2 import run_theorem2 as _run_theorem2
 from verify.errors import InputError
 from verify.numerics.curvature import CurvatureSpectrum, curvature_precise
@@ -36,6 +45,12 @@ def make_case(logits=None, H=None, z=None, L=None, mu=None):
     return parse_case(data)
 
 
+def _case(case):
+    if not isinstance(case, Case):
+        raise InputError(f"case is a {type(case).__name__}; build one with verify.make_case(logits=…, H=…)", "case")
+    return case
+
+
 def curvature_spectrum(case, dps=30):
     """The extreme eigenvalues of J H J on T (λ_max, λ_min, κ), of H on T (L_T, μ_T) and on Rⁿ, and R,
     each to about `dps` significant digits (`rel_err` says how close).
@@ -43,52 +58,103 @@ def curvature_spectrum(case, dps=30):
     >>> q = curvature_spectrum(make_case(logits=[0, 0], H=[[2, 0], [0, 2]]), dps=30)
     >>> print(q.lambda_max)  # z = (½, ½): J H J = 2 J², whose eigenvalue on T is 2 · (½)²
     0.5
+    >>> curvature_spectrum(make_case(logits=[0, 0], H=[[2, 0], [0, 2]]), dps=-3)
+    Traceback (most recent call last):
+    ...
+    verify.errors.InputError: dps = -3 is outside 1..1000; give 1 to 1000 digits, e.g. dps=30
     """
-    return curvature_precise(case.logits, case.H, dps)
+    return curvature_precise(_case(case).logits, case.H, options.dps(dps))
 
 
 def evaluate_claim(claim_id, case, reading=None, dps=50):
-    """A built-in claim's binding inequality at one case: both sides, the ln-margin (≥ 0 holds), and
-    whether this precision decides it. `reading` is "tangent-exact" or "ambient-bounds"
+    """A built-in claim at one case: its binding comparison with both sides, the margin (≥ 0 holds), whether
+    `dps` digits decide it, and what Arb balls alone say. `reading` is "tangent-exact" or "ambient-bounds"
     (default: the claim's first reading).
 
     >>> case = make_case(logits=[0, -1], H=[[1, 0], [0, 1]])
     >>> e = evaluate_claim("T2.swapped", case, "tangent-exact")
-    >>> e.holds, e.decided  # T2.swapped fails at z = σ(0, −1), H = I, and 50 digits decide it
-    (False, True)
+    >>> e.holds, e.decided, e.rigorous  # T2.swapped fails at z = σ(0, −1), H = I, and 50 digits decide it
+    (False, True, 'fails')
     """
     claim = get_claim(claim_id, "theorem2")
     if claim.multi:
         raise InputError(f"claim {claim_id} needs several examples; it is decided only by the search", "claim")
-    reading = reading or claim.readings[0]
-    if reading not in claim.readings:
-        raise InputError(f"reading {reading!r} is not one of {', '.join(READINGS)}", "reading")
-    return evaluate(claim, reading, curvature_spectrum(case, dps), case.L, case.mu)
+    reading = options.reading(reading or claim.readings[0], claim.readings)
+    job = Job(claim, reading)
+    if not job.applies(_case(case)):
+        raise InputError(f"claim {claim_id} is about n in {claim.domain()['n']}; this case has n = {case.n}", "case")
+    return evaluate_job(job, case, options.dps(dps, 15))
 
 
-def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir="certificates", progress=None, workers=None):
-    """Search every selected Theorem 2 claim and reading (random, then Hypothesis-adversarial);
-    returns a `Report` whose `claims` are `ClaimResult`s. REFUTED only with a certificate that
-    `check_certificate` confirms, written under `out_dir`.
+def decide_on_case(text, case, dps=50):
+    """Decide a claim text (the claim language) at one case: mpmath at `dps` digits, then Arb balls when
+    that is too close to call. A `DecisionResult` (margin, holds, decided, rigorous, values read).
 
-    >>> import tempfile
-    >>> report = run_theorem2(samples=10, claim_ids=["T2.eq47.max"], out_dir=tempfile.mkdtemp(), workers=1)
+    >>> decide_on_case("z(3) <= j(2) <= z(2)", make_case(logits=[0, -1, -2], H=[[1, 0, 0], [0, 1, 0], [0, 0, 1]])).holds
+    True
+    """
+    if not isinstance(text, str):
+        raise InputError(f"text is a {type(text).__name__}; give the claim as a string", "text")
+    return _decide_on_case(text, _case(case), options.dps(dps, 15))
+
+
+def load_claims(path_or_text):
+    """The claims of a TOML claim file (a path), or of its text (a string holding `[[claim]]`)."""
+    if isinstance(path_or_text, str) and "[[claim]]" in path_or_text:
+        return parse_claims_text(path_or_text)
+    if not isinstance(path_or_text, (str, Path)):
+        raise InputError(f"give a claim file's path or its TOML text, not a {type(path_or_text).__name__}", "claims")
+    return _load_claims(path_or_text)
+
+
+def _search_options(seed, samples, dps, claim_ids, out, workers, scheduler):
+    return dict(seed=options.seed(seed), samples=options.samples(samples), dps=options.search_dps(dps),
+                claim_ids=options.claim_ids(claim_ids), out_dir=options.out_dir(out), workers=options.workers(workers),
+                scheduler=options.scheduler(scheduler))
+
+
+def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out=None, progress=None, workers=None, scheduler=None,
+                 example_db=None):
+    """Decide every selected Theorem 2 claim and reading (random, then Hypothesis-adversarial search);
+    a `Report` whose `claims` are `ClaimResult`s. REFUTED only with a certificate that `check_certificate`
+    confirms (written under `out` when given; always in `ClaimResult.certificate_body`).
+
+    >>> report = run_theorem2(samples=10, claim_ids=["T2.eq47.max"], workers=1)
     >>> [(r.reading, r.verdict) for r in report.claims]
     [('tangent-exact', 'HOLDS'), ('ambient-bounds', 'REFUTED')]
     """
-    return _run_theorem2(seed, samples, dps, claim_ids, out_dir, progress, workers)
+    chosen = _search_options(seed, samples, dps, claim_ids, out, workers, scheduler)
+    return _run_theorem2(chosen["seed"], chosen["samples"], chosen["dps"], chosen["claim_ids"], chosen["out_dir"],
+                         progress, chosen["workers"], chosen["scheduler"], example_db)
 
 
-def check_certificate(path):
-    """Re-verify a certificate file from scratch with ball arithmetic (≥ 50 digits): a `CheckResult`
-    whose `confirmed` is True only when the recorded inequality fails rigorously.
+def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out=None, progress=None, workers=None,
+               scheduler=None, example_db=None):
+    """Decide your own claims (a claim file's path or text, or the claims `load_claims` returned) as
+    `run_theorem2` decides the built-in ones.
 
-    >>> import json, os, tempfile
-    >>> report = run_theorem2(samples=10, claim_ids=["T2.swapped"], out_dir=tempfile.mkdtemp(), workers=1)
+    >>> report = run_claims('[[claim]]\\nid = "mine"\\nholds = "j(1) <= z(3)"\\nn = [3, 5]', samples=20, workers=1)
+    >>> report.claims[0].verdict
+    'REFUTED'
+    """
+    if isinstance(claims, (str, Path)):
+        claims = load_claims(claims)
+    chosen = _search_options(seed, samples, dps, claim_ids, out, workers, scheduler)
+    return _run_claims(claims, chosen["seed"], chosen["samples"], chosen["dps"], chosen["claim_ids"], chosen["out_dir"],
+                       progress, chosen["workers"], chosen["scheduler"], example_db)
+
+
+def check_certificate(path, claims_file=None):
+    """Re-verify a certificate file from scratch with ball arithmetic: a `CheckResult` whose `confirmed` is True
+    only when the recorded claim fails rigorously at its inputs, inside the claim's domain. A user claim's
+    certificate is compared with `claims_file` when given.
+
+    >>> import json, tempfile
+    >>> report = run_theorem2(samples=10, claim_ids=["T2.swapped"], out=tempfile.mkdtemp(), workers=1)
     >>> check_certificate(report.claims[0].certificate).confirmed
     True
     """
-    return _check_certificate(path)
+    return _check_certificate(path, claims_file)
 
 
 def run_derivation(derivation_id):
@@ -104,5 +170,4 @@ def run_derivation(derivation_id):
     return run_checks(DERIVATION_REGISTRY[derivation_id])
 
 
-__all__ = ["Case", "CheckResult", "ClaimResult", "CurvatureSpectrum", "Evaluation", "InputError", "Report",
-           "check_certificate", "curvature_spectrum", "evaluate_claim", "make_case", "run_derivation", "run_theorem2"]
+PUBLIC_TYPES = (Case, CheckResult, ClaimResult, CurvatureSpectrum, DecisionResult, Evaluation, InputError, Report)

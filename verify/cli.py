@@ -50,8 +50,8 @@ def cmd_theorem2(args):
 
 def cmd_claims(args):
     from verify.atomic import check_out_dir
-    from verify.claims.user.claimfile import load_claims
-    from verify.claims.user.run import run_claims
+    from verify.claims.claimfile import load_claims
+    from verify.claims.decide import run_claims
 
     claims = load_claims(args.file)
     check_out_dir(args.out, "certificates")
@@ -88,7 +88,7 @@ def _theorem2_case(args):
         print(json.dumps(case_json(report), indent=2))
     else:
         case_table(case, report)
-    return 1 if args.strict and any(not r.holds for r, _ in report.rows) else 0
+    return 1 if args.strict and any(not r.holds for r in report.rows) else 0
 
 
 def cmd_check(args):

@@ -118,8 +118,8 @@ def case_json(report):
                                                   ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "L_amb", "mu_amb", "R")},
         "claims": [
             {"id": r.claim, "reading": r.reading, "inequality": r.label, "lhs": decimal(r.lhs), "rhs": decimal(r.rhs),
-             "margin": decimal(r.margin), "holds": bool(r.holds), "rigorous": rigorous}
-            for r, rigorous in report.rows
+             "margin": decimal(r.margin), "holds": bool(r.holds), "rigorous": r.rigorous}
+            for r in report.rows
         ],
     }
 
@@ -145,9 +145,9 @@ def case_table(case, report, console=None):
     claims = Table(title="claims at this case (margin = ln(lhs/rhs), ≥ 0 holds; rigorous: what Arb balls alone decide)")
     for column in ("claim", "reading", "binding inequality", "lhs", "rhs", "margin", "holds", "rigorous"):
         claims.add_column(column, overflow="fold")
-    for r, rigorous in report.rows:
+    for r in report.rows:
         claims.add_row(r.claim, r.reading or "—", r.label, _short(r.lhs), _short(r.rhs), _short(r.margin),
-                       "[green]holds[/]" if r.holds else "[red]fails[/]", rigorous)
+                       "[green]holds[/]" if r.holds else "[red]fails[/]", r.rigorous)
     console.print(claims)
 
 

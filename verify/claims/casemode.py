@@ -1,95 +1,141 @@
-"""Case mode: every single-example Theorem 2 claim at one case, to `dps` digits and rigorously (balls
-from Arb up to 16 tokens, verified Kato–Temple enclosures beyond)."""
+"""One case: every single-example claim at a case file's (z, H) (case mode), and one claim text decided
+at a case (`decide_on_case`). Values to `dps` digits (mpmath), and what Arb balls alone decide.
+
+Balls come from verify.numerics.enclosures for the extremes (every eigenvalue isolated by Arb up to
+16 tokens, verified Kato–Temple enclosures beyond) and from verify.claims.language.values for the
+series j(k), lambda(k) a claim may read.
+"""
 from dataclasses import dataclass
 
 import flint
+import mpmath as mp
 
-from verify.claims.record import ball_verdict, evaluate
+from verify.claims.counterexample import binding_at, decide_rigorously
+from verify.claims.jobs import Job
+from verify.claims.language.balls import Balls
+from verify.claims.language.evaluate import decide
+from verify.claims.language.outcome import FAILS, HOLDS
+from verify.claims.language.parser import normalise, parse_claim
+from verify.claims.language.text import to_text
+from verify.claims.language.values import ball_point, mp_point, mp_spectrum
 from verify.claims.registry import select
 from verify.numerics.arb import arb_to_mpf
-from verify.numerics.curvature import CurvatureSpectrum, curvature_balls, curvature_precise, isotropic_on_tangent
-from verify.numerics.enclosures import enclose_curvature
-from verify.numerics.precision import bits_for
-from verify.numerics.refine import refined_curvature
+from verify.numerics.precision import decimal
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A claim at one case: the binding comparison (the one that sets the margin) with its two sides and the
+    margin at `dps` digits (mpf; ≥ 0 holds), whether that precision decides it, and what the balls alone
+    say ("holds", "fails", or "undecided" when the claim is tight at this case)."""
+
+    claim: str
+    reading: object
+    label: str  # the binding comparison, in the claim language
+    lhs: object
+    rhs: object
+    margin: object
+    decided: bool
+    holds: bool
+    rigorous: str
 
 
 @dataclass(frozen=True)
 class CaseReport:
-    """Case mode: the spectrum to `dps` digits, its rigorous enclosure (a CurvatureSpectrum of Arb balls,
-    None if the eigenvalues could not be isolated), and per claim and reading the two sides at `dps`
-    digits with the verdict the balls alone give ("holds", "fails" or "undecided")."""
+    """Case mode: the spectrum to `dps` digits, its rigorous enclosure (a CurvatureSpectrum of balls, None if
+    it could not be obtained), one Evaluation per claim and reading, the balls' precision and method."""
 
     spectrum: object
     balls: object
-    rows: tuple  # (Evaluation, rigorous verdict)
-    bits: int = 0  # the balls' precision
-    method: str = ""  # how the balls were obtained
+    rows: tuple
+    bits: int = 0
+    method: str = ""
 
 
 def evaluate_case(case, dps=50, claim_ids=None):
-    """Case mode: every single-example claim at one case, to `dps` digits and rigorously."""
-    claims = [c for c in select("theorem2", claim_ids) if not c.multi and case.n >= c.min_n]
+    """Case mode: every single-example claim (and reading) at one case."""
+    from verify.claims.enclosure_mode import case_balls, midpoints
+
+    jobs = [Job(c, r) for c in select("theorem2", claim_ids) if not c.multi and c.min_n <= case.n for r in c.readings]
+    needs = frozenset().union(*(job.needs for job in jobs)) if jobs else frozenset()
     balls, bits, method = case_balls(case, dps)
-    q = midpoints(balls, bits, dps) if balls is not None else curvature_precise(case.logits, case.H, dps)
-    rows = []
-    with flint.ctx.workprec(bits):  # the sides' products at the balls' own precision
-        for claim in claims:
-            for reading in claim.readings:
-                rigorous = ball_verdict(claim, reading, balls, case.L, case.mu) if balls is not None else "undecided"
-                rows.append((evaluate(claim, reading, q, case.L, case.mu), rigorous))
-    return CaseReport(q, balls, tuple(rows), bits, method)
+    q = midpoints(balls, bits, dps) if balls is not None and not needs else mp_spectrum(case, dps, needs)
+    rows = tuple(evaluate_job(job, case, dps, q, balls, bits) for job in jobs)
+    return CaseReport(q, balls, rows, bits, method)
 
 
-def case_balls(case, dps, max_bits=1 << 14):
-    """(balls, bits, method): balls of every spectral quantity of the case at ≥ `dps` digits, or None.
-    Up to BALL_LIMIT tokens Arb isolates every eigenvalue (raising the precision until it can);
-    beyond, each extreme eigenpair is refined at high precision and enclosed by its residual,
-    accepted when the float64 gap identifies it as the extreme one (verify.numerics.refine)."""
-    if case.n > BALL_LIMIT:
-        verified, bits = _verified(case, dps)
-        if all(_radius_ok(getattr(verified, name), dps) for name in BALL_FIELDS):
-            return verified, bits, "Kato–Temple bounds with verified neighbour bounds (verify.numerics.enclosures)"
-        if isotropic_on_tangent(case.H) is None:
-            refined = refined_curvature(case.logits, case.H, dps)
-            if refined.identified and all(_radius_ok(getattr(refined, name), dps) for name in BALL_FIELDS):
-                return refined, refined.bits, ("residual bounds of refined eigenpairs (Arb); the eigenvalue identified as the "
-                                               "extreme one by the float64 gap (LAPACK's backward error)")
-        return None, bits_for(dps), "none: the extreme eigenvalues could not be separated to dps digits"
-    bits = bits_for(dps + 10)
-    while bits <= max_bits and case.n <= BALL_LIMIT:
+def evaluate_job(job, case, dps, spectrum=None, balls=None, bits=None):
+    """One claim under one reading at a case: an Evaluation (see its docstring)."""
+    q = spectrum or mp_spectrum(case, dps, job.needs)
+    point = mp_point(case, dps, job.needs, q)
+    with flint.ctx.workprec(point.bits), mp.workdps(dps + 10):
+        outcome = decide(job.tree, point, Balls())
+        comparison, lhs, rhs, _ = binding_at(job.tree, point, Balls())
+        lhs, rhs, margin = (_mid(x) for x in (lhs, rhs, outcome.margin))
+    rigorous = _rigorous(job, case, dps, balls, bits)
+    holds = rigorous == HOLDS if rigorous in (HOLDS, FAILS) else (outcome.holds or not outcome.decided)
+    return Evaluation(job.claim.id, job.reading, to_text(comparison), lhs, rhs, margin, outcome.decided,
+                      bool(holds), rigorous)
+
+
+def _mid(x):
+    """A ball's midpoint as an mpf (NaN for an undefined or unbounded value)."""
+    return arb_to_mpf(x) if isinstance(x, flint.arb) and x.is_finite() else mp.nan
+
+
+def _rigorous(job, case, dps, balls, bits):
+    """holds / fails / undecided from balls alone: the enclosure's balls, the series added where the claim reads them."""
+    if balls is not None and not job.needs:
         with flint.ctx.workprec(bits):
-            balls = curvature_balls(case.logits, case.H)
-            if balls is not None and all(_radius_ok(getattr(balls, name), dps) for name in BALL_FIELDS):
-                return balls, bits, "every eigenvalue isolated by Arb"
-        bits *= 2
-    return None, bits // 2, "none: the eigenvalues could not be isolated"
-
-
-BALL_FIELDS = ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "L_amb", "mu_amb", "R")
-BALL_LIMIT = 16  # every eigenvalue isolated by Arb up to this n (its cost grows as n³ at high precision)
-
-
-def midpoints(balls, bits, dps):
-    """The balls' midpoints as a CurvatureSpectrum of mpf (to `dps` digits; rel_err from the radii)."""
-    with flint.ctx.workprec(bits):
-        rel = max(float(getattr(balls, name).rad() / abs(getattr(balls, name).mid())) for name in BALL_FIELDS)
-        values = {name: arb_to_mpf(getattr(balls, name)) for name in BALL_FIELDS}
-        z_desc = tuple(arb_to_mpf(v) for v in balls.z_desc)
-    return CurvatureSpectrum(balls.n, values["lambda_max"], values["lambda_min"], values["L_T"], values["mu_T"],
-                             values["L_amb"], values["mu_amb"], z_desc, max(rel, 10.0 ** -(dps + 5)), dps,
-                             kappa=values["kappa"], R=values["R"])
-
-
-def _verified(case, dps):
-    """(balls, bits): the rigorous enclosure of verify.numerics.enclosures as a CurvatureSpectrum of balls."""
-    if case.given == "z":
-        found = enclose_curvature(None, case.H, dps, z=[v.of for v in case.logits])
+            outcome = decide(job.tree, ball_point(case, balls, bits), Balls())
     else:
-        found = enclose_curvature(case.logits, case.H, dps)
-    spectrum = CurvatureSpectrum(found.n, found.lambda_max, found.lambda_min, found.L_T, found.mu_T, found.L, found.mu,
-                                 found.z_desc, 0.0, None, kappa=found.kappa, R=found.R)
-    return spectrum, found.prec
+        outcome = decide_rigorously(job.tree, case, dps)[0]
+    return outcome.status if outcome.status in (HOLDS, FAILS) else "undecided"
 
 
-def _radius_ok(ball, dps):
-    return bool(ball.rad() <= abs(ball.mid()) * flint.arb(10) ** (-dps))
+@dataclass(frozen=True)
+class DecisionResult:
+    """A claim text decided on one case: margin (decimal), holds, decided, whether balls decided it, the values read."""
+
+    claim: str  # the normalised text
+    margin: str  # decimal string; ≥ 0 holds (see verify.claims.language.outcome)
+    holds: bool
+    decided: bool  # settled: at `dps` digits, or by balls
+    rigorous: bool  # decided with python-flint balls
+    values: tuple  # (name, decimal string) of every quantity the claim read
+
+
+def decide_on_case(holds_text, case, dps=50):
+    """Decide a claim text on one Case: mpmath at `dps` digits, then Arb balls when the margin is inside its error.
+
+    >>> from verify.api import make_case
+    >>> decide_on_case("lambda_min <= mu_T * z_max**2", make_case(logits=[0, -2], H=[[2, 0], [0, 3]])).holds
+    True"""
+    from verify.claims.record import FormulaClaim
+
+    tree = parse_claim(holds_text, (case.n, case.n))
+    job = Job(FormulaClaim("claim", "", normalise(holds_text), n_range=(case.n, case.n), command="claims", tree=tree))
+    point = mp_point(case, dps, job.needs)
+    with flint.ctx.workprec(point.bits):
+        outcome = decide(tree, point, Balls())
+    rigorous = False
+    if not outcome.decided:
+        outcome, rigorous = decide_rigorously(tree, case, dps)[0], True
+    with mp.workdps(dps + 10):
+        shown = "undefined" if outcome.undefined else decimal(_mid(outcome.margin), 20)
+        values = _values_read(tree, point)
+    return DecisionResult(normalise(holds_text), shown, outcome.holds, outcome.decided, rigorous, values)
+
+
+def _values_read(tree, point):
+    from verify.claims.language.evaluate import value
+    from verify.claims.language.syntax import Item, Name, walk
+
+    shown, seen = [], set()
+    with flint.ctx.workprec(point.bits):
+        for node in walk(tree):
+            if isinstance(node, (Name, Item)) and node not in seen and getattr(node, "id", None) not in ("pi", "e"):
+                seen.add(node)
+                x = value(node, point, Balls())
+                shown.append((to_text(node), str(point.n) if getattr(node, "id", None) == "n" else decimal(_mid(x), 20)))
+    return tuple(shown)

@@ -1,162 +1,156 @@
-"""Counterexample certificates: written atomically, re-checked from scratch.
+"""Certificates: written atomically, re-checked from scratch by `check`.
 
-`check_certificate` shares nothing with the search but the claim's formula
-(its `sides`) and the case-file parser.  It recomputes the spectrum with
-python-flint ball arithmetic (rigorous enclosures of every eigenvalue of
-J H J on T, of H on T and of H), at ≥ 50 digits, raising the precision until
-the eigenvalues are isolated, and confirms only when some inequality of the
-claim fails for every point of the balls and the recorded sides match.
+Three kinds, one file format (JSON, keys validated exactly: an unknown or missing key is refused):
+- "counterexample": a formula claim (built-in or user) failing at a case. The claim is stored as
+  its claim-language text under its reading, with its domain (n range, family of H) and the
+  SHA-256 of (id, text, domain); `check` re-parses the text with the same parser as user claims,
+  refuses a text or domain that differs from the package's claim (or the claim file's), refuses
+  inputs outside the domain, and re-decides the claim with Arb balls alone (verify.claims.counterexample);
+- "several-examples": T2.multi's two sides as balls (verify.claims.multi);
+- "proof": a PROVED claim's facts and SMT-LIB2 queries (verify.claims.prover.certificate).
 """
-import json
-from pathlib import Path
+import math
 
-import flint
-import mpmath as mp
-
-from verify import atomic
+from verify.claims import counterexample
+from verify.claims.certificate_files import FORMAT, checked_dps, exact_keys, write
 from verify.claims.cases import parse_case, read_json
-from verify.claims.record import ball_verdict, constants_for
-from verify.claims.registry import get_claim
+from verify.claims.record import FAMILIES, FormulaClaim
+from verify.claims.registry import REGISTRY, get_claim
 from verify.claims.results import CheckResult
 from verify.errors import InputError
-from verify.numerics.arb import arb_to_mpf
-from verify.numerics.curvature import curvature_balls
-from verify.numerics.multi import MultiCase, decide_multi
-from verify.numerics.precision import CERTIFY_DPS, bits_for, decimal, exact_decimal, parse_number, to_arb, to_mpf
 
-MAX_BITS = 1 << 16
-FIELDS = ("claim", "reading", "inputs", "lhs", "rhs", "margin", "dps")
-
-
-def write_certificate(out_dir, claim, reading, case, evaluation, dps):
-    """A built-in claim's certificate: the case, the failing inequality and its sides at `dps` digits."""
-    atomic.check_out_dir(out_dir, "certificates")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    body = {
-        "claim": claim.id,
-        "reading": reading,
-        "inputs": case.inputs(),
-        "inequality": evaluation.label,
-        "lhs": decimal(evaluation.lhs, dps),
-        "rhs": decimal(evaluation.rhs, dps),
-        "margin": decimal(evaluation.margin, dps),
-        "dps": dps,
-    }
-    name = f"{claim.id}.{reading}.json" if reading else f"{claim.id}.json"
-    return atomic.write_text(out / name, json.dumps(body, indent=2) + "\n")
+KEYS = {
+    "counterexample": ("format", "kind", "claim", "reading", "statement", "domain", "sha256", "inputs", "binding",
+                       "margin", "dps", "bits"),
+}
+MAX_CHECK_N = 200  # a certificate's example has at most this many tokens (check stays under a minute)
 
 
-def write_multi_certificate(out_dir, claim, case, dps):
-    """A T2.multi certificate: the examples, the integer generator of the keys, both sides at `dps` digits."""
-    enclosure = decide_multi(case, dps)
-    body = {
-        "claim": claim.id,
-        "reading": None,
-        "inputs": {"examples": [{"logits": [exact_decimal(v) for v in lz], "H": [[exact_decimal(v) for v in row] for row in H]}
-                                for lz, H in zip(case.log_zs, case.Hs)],
-                   "key_generator": [list(row) for row in case.generator], "rows": case.rows},
-        "inequality": "κ(KᵀMK on range) = max_i λ_max(B_i) / min_i λ_min(B_i)",
-        "lhs": decimal(arb_to_mpf(enclosure.dense), dps),
-        "rhs": decimal(arb_to_mpf(enclosure.blocks), dps),
-        "margin": decimal(arb_to_mpf(enclosure.dense / enclosure.blocks - 1), dps),
-        "dps": dps,
-    }
-    atomic.check_out_dir(out_dir, "certificates")
-    Path(out_dir).mkdir(parents=True, exist_ok=True)
-    return atomic.write_text(Path(out_dir) / f"{claim.id}.json", json.dumps(body, indent=2) + "\n")
-
-
-def load_certificate(path):
-    """(claim, reading, case, recorded sides, dps) of a built-in claim's certificate; InputError if malformed."""
-    data = read_json(path, "certificate")
-    if not isinstance(data, dict) or any(k not in data for k in FIELDS):
-        missing = [k for k in FIELDS if not isinstance(data, dict) or k not in data]
-        raise InputError(f"certificate {path!r} lacks {', '.join(missing)}; a certificate has the fields {', '.join(FIELDS)}")
-    claim = get_claim(data["claim"])
-    if data["reading"] not in claim.readings:
-        raise InputError(f"certificate {path!r} has reading {data['reading']!r}; {claim.id} takes {list(claim.readings)}")
-    if isinstance(data["dps"], bool) or not isinstance(data["dps"], int) or not 1 <= data["dps"] <= 10_000:
-        raise InputError(f"certificate {path!r} has dps {data['dps']!r}; give a whole number of digits from 1 to 10000")
-    reader = parse_multi_inputs if claim.multi else parse_case
-    case = reader(data["inputs"], where=f"certificate {path} inputs")
-    recorded = {k: parse_number(data[k], f"certificate {path} {k}") for k in ("lhs", "rhs", "margin")}
-    recorded["inequality"] = data.get("inequality")
-    return claim, data["reading"], case, recorded, data["dps"]
-
-
-def parse_multi_inputs(data, where):
-    """A MultiCase from a T2.multi certificate's inputs: examples of one size n, an integer generator
-    d × d with d ≥ rows = nN."""
-    if not isinstance(data, dict) or not isinstance(data.get("examples"), list) or len(data["examples"]) < 1:
-        raise InputError(f"{where} must hold \"examples\" (a list of cases), \"key_generator\" and \"rows\"")
-    examples = [parse_case(e, where=f"{where} examples[{i}]") for i, e in enumerate(data["examples"][:64])]
-    n = examples[0].n
-    if any(e.n != n for e in examples):
-        raise InputError(f"{where} examples have different sizes {[e.n for e in examples]}; give examples of one n")
-    generator, rows = data.get("key_generator"), data.get("rows")
-    if rows != n * len(examples) or not isinstance(generator, list) or not all(isinstance(r, list) for r in generator):
-        raise InputError(f"{where} rows is {rows!r}; it must be nN = {n * len(examples)}, with a square key_generator")
-    d = len(generator)
-    if d < rows or d > 256 or any(len(r) != d or not all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 1000
-                                                          for v in r) for r in generator):
-        raise InputError(f"{where} key_generator must be a d × d list of integers (|entry| ≤ 1000), rows ≤ d ≤ 256")
-    return MultiCase(tuple(e.logits for e in examples), tuple(e.H for e in examples),
-                     tuple(tuple(r) for r in generator), rows)
+def counterexample_body(job, case, dps):
+    """A formula claim's counterexample certificate (a dict), or None when the balls do not show it fails."""
+    found = counterexample.certify(job.tree, case, dps)
+    if found is None:
+        return None
+    claim = job.claim
+    return {"format": FORMAT, "kind": "counterexample", "claim": claim.id, "reading": job.reading,
+            "statement": job.text, "domain": claim.domain(job.reading), "sha256": claim.digest(job.reading),
+            "inputs": case.inputs(), "binding": found["binding"], "margin": found["margin"], "dps": dps,
+            "bits": found["bits"]}
 
 
 def check_certificate(path, claims_file=None):
-    """Re-verify a certificate from scratch: a CheckResult, confirmed only for a rigorous failure.
-    A user claim's certificate is re-parsed with the safe parser (and compared with `claims_file`)."""
-    data = read_json(path, "certificate")
-    if isinstance(data, dict) and "user_claim" in data:
-        from verify.claims.user.run import check_user_certificate  # the claim language (SymPy) is loaded only here
-
-        return check_user_certificate(data, path, claims_file)
-    claim, reading, case, recorded, dps = load_certificate(path)
-    if claim.multi:
-        return _check_multi(case, recorded, dps)
-    bits = bits_for(max(dps, CERTIFY_DPS))
-    while bits <= MAX_BITS:
-        with flint.ctx.workprec(bits):
-            q = curvature_balls(case.logits, case.H)
-            if q is not None:
-                return _judge(claim, reading, case, q, recorded, bits)
-        bits *= 2
-    return CheckResult(False, "eigenvalues could not be isolated", bits // 2)
+    """Re-verify a certificate file from scratch: a CheckResult, confirmed only for a rigorous failure (or,
+    for a proof certificate, when both solvers prove the rebuilt queries again)."""
+    return check_body(read_json(path, "certificate"), str(path), claims_file)
 
 
-def _check_multi(case, recorded, dps):
-    """Confirm iff the two sides' balls are disjoint and their midpoints are the recorded sides."""
-    enclosure = decide_multi(case, max(dps, CERTIFY_DPS), max_bits=MAX_BITS)
-    if enclosure is None:
-        return CheckResult(False, "eigenvalues could not be isolated", MAX_BITS)
-    if ball_verdict(get_claim("T2.multi"), None, enclosure) != "fails":
-        return CheckResult(False, "the two sides' balls overlap: no disagreement is certified", enclosure.bits)
-    if not (_matches(recorded["lhs"], enclosure.dense) and _matches(recorded["rhs"], enclosure.blocks)):
-        return CheckResult(False, "the sides differ rigorously, but not as recorded", enclosure.bits)
-    dense, blocks = decimal(arb_to_mpf(enclosure.dense), 12), decimal(arb_to_mpf(enclosure.blocks), 12)
-    return CheckResult(True, f"dense κ {dense} ≠ block κ {blocks} rigorously", enclosure.bits)
+def check_body(data, where="certificate", claims_file=None):
+    """`check_certificate` on a certificate already read (a dict)."""
+    where = where if where.startswith("certificate") else f"certificate {where}"
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InputError(f"{where} is not a {FORMAT} certificate (an older format, or not a certificate); "
+                         "re-run the search to write a new one")
+    kind = data.get("kind")
+    if kind == "several-examples":
+        from verify.claims import multi_claim
+
+        _reject_claims_file(claims_file, "T2.multi", where)
+        return multi_claim.check_multi_certificate(data, where)
+    if kind == "proof":
+        from verify.claims.prover import certificate as proof
+
+        return proof.check_proof_certificate(data, where, claims_file)
+    if kind != "counterexample":
+        raise InputError(f"{where} has kind {kind!r}; a certificate is a counterexample, several-examples or proof")
+    exact_keys(data, KEYS["counterexample"], where)
+    claim = certified_claim(data, where, claims_file)
+    dps = checked_dps(data.get("dps"), where)
+    case = parse_case(data["inputs"], where=f"{where} inputs")
+    in_domain(case, claim, where)
+    if not isinstance(data["binding"], dict) or set(data["binding"]) != {"comparison", "lhs", "rhs"} or \
+            not all(isinstance(v, str) for v in data["binding"].values()) or not isinstance(data["margin"], str):
+        raise InputError(f"{where} binding must be {{\"comparison\", \"lhs\", \"rhs\"}} strings and margin a string")
+    tree = claim.reading_tree(data["reading"])
+    confirmed, reason, bits = counterexample.recheck(tree, case, dict(data, dps=dps), where)
+    return CheckResult(confirmed, reason, bits)
 
 
-def _judge(claim, reading, case, q, recorded, bits):
-    """Confirm iff the certificate's inequality (or the binding one) fails for every point of the balls."""
-    L = to_arb(case.L) if case.L is not None else None
-    mu = to_arb(case.mu) if case.mu is not None else None
-    L_r, mu_r = constants_for(reading, q, L, mu)
-    inequalities = claim.sides(q, L_r, mu_r)
-    named = [i for i in inequalities if i.label == recorded.get("inequality")]
-    ineq = named[0] if named else min(inequalities, key=lambda i: i.log_margin(lambda a: a.log()).mid())
-    fails = ineq.lhs < ineq.rhs if ineq.relation == ">=" else ineq.lhs > ineq.rhs
-    if not fails:
-        return CheckResult(False, f"{ineq.label} does not fail rigorously at these inputs", bits)
-    if not (_matches(recorded["lhs"], ineq.lhs) and _matches(recorded["rhs"], ineq.rhs)):
-        return CheckResult(False, f"{ineq.label} fails, but the recorded lhs/rhs differ from the recomputed ones", bits)
-    lhs, rhs = decimal(arb_to_mpf(ineq.lhs), 12), decimal(arb_to_mpf(ineq.rhs), 12)
-    return CheckResult(True, f"{ineq.label} fails rigorously: lhs {lhs} vs rhs {rhs}", bits)
+def certified_claim(data, where, claims_file=None):
+    """The FormulaClaim a certificate speaks of: the package's own (built-in id), or the user claim its
+    text, domain and SHA-256 describe (and, given the claim file, the file's claim of that id)."""
+    claim_id, reading, statement = data.get("claim"), data.get("reading"), data.get("statement")
+    if not isinstance(claim_id, str) or not isinstance(statement, str):
+        raise InputError(f"{where} claim and statement must be strings")
+    if claim_id in REGISTRY:
+        _reject_claims_file(claims_file, claim_id, where)
+        claim = get_claim(claim_id)
+        if not isinstance(claim, FormulaClaim) or reading not in claim.readings:
+            raise InputError(f"{where} has claim {claim_id!r} with reading {reading!r}; that claim takes "
+                             f"{[r for r in claim.readings]}")
+        if statement != claim.reading_text(reading) or data.get("domain") != claim.domain(reading):
+            raise InputError(f"{where} states {claim_id} as {statement[:80]!r} on {data.get('domain')}, but the package's "
+                             f"{claim_id} is {claim.reading_text(reading)!r} on {claim.domain(reading)}; re-run the search")
+    else:
+        claim = _user_claim(claim_id, reading, statement, data.get("domain"), where)
+        if claims_file is not None:
+            _same_as_file(claim, claims_file, where)
+    if data.get("sha256") != claim.digest(reading):
+        raise InputError(f"{where} SHA-256 does not match its claim id, statement and domain: one of them was edited "
+                         "after the certificate was written; restore it or re-run the search")
+    return claim
 
 
-def _matches(recorded, ball):
-    with mp.workdps(60):
-        value = arb_to_mpf(ball)
-        return abs(to_mpf(recorded) - value) <= abs(value) * mp.mpf(10) ** -25
+def _user_claim(claim_id, reading, statement, domain, where):
+    if reading is not None:
+        raise InputError(f"{where} has reading {reading!r}; a user claim has no reading (null)")
+    if not isinstance(domain, dict) or set(domain) != {"n", "hessian", "reading"} or domain["reading"] is not None:
+        raise InputError(f"{where} domain must be {{\"n\": [lo, hi], \"hessian\": family, \"reading\": null}}")
+    from verify.claims.claimfile import claim_from_fields
+
+    n = domain["n"]
+    if not isinstance(n, list) or len(n) != 2:
+        raise InputError(f"{where} domain n is {n!r}; give [lo, hi] (hi may be null for every n ≥ lo)")
+    n_value = [n[0], math.inf if n[1] is None else n[1]]
+    return claim_from_fields({"id": claim_id, "holds": statement, "n": n_value, "hessian": domain["hessian"]},
+                             f"{where} claim")
+
+
+def _same_as_file(claim, claims_file, where):
+    from verify.claims.claimfile import load_claims
+
+    stated = {c.id: c for c in load_claims(claims_file)}
+    if claim.id not in stated:
+        raise InputError(f"{where} is for claim {claim.id!r}, which claim file {str(claims_file)!r} does not contain; "
+                         "give the claim file the certificate came from")
+    mine = stated[claim.id]
+    if mine.text != claim.text or mine.domain() != claim.domain():
+        raise InputError(f"{where} claim {claim.id!r} is {claim.text[:80]!r} on {claim.domain()}, but the claim file "
+                         f"states {mine.text[:80]!r} on {mine.domain()}; re-run the search for the edited claim")
+
+
+def _reject_claims_file(claims_file, claim_id, where):
+    if claims_file is not None:
+        raise InputError(f"{where} is for the built-in claim {claim_id}, which no claim file states; drop --claims")
+
+
+def in_domain(case, claim, where):
+    """InputError unless the case lies in the claim's domain: its n range and its family of H."""
+    lo, hi = claim.n_range
+    if not lo <= case.n <= hi:
+        raise InputError(f"{where} inputs have n = {case.n}, outside the claim's n range {claim.domain()['n']}; "
+                         "a counterexample must lie in the claim's domain")
+    if case.n > MAX_CHECK_N:
+        raise InputError(f"{where} inputs have n = {case.n} tokens; check takes at most {MAX_CHECK_N}")
+    if not in_family(case.H, claim.hessian):
+        raise InputError(f"{where} inputs' H is not in the claim's family {claim.hessian!r}; a counterexample must "
+                         "lie in the claim's domain")
+
+
+def in_family(H, family):
+    """Whether H (exact rows) belongs to a family of H, decided exactly."""
+    n = len(H)
+    if family == "diagonal":
+        return all(H[i][j] == 0 for i in range(n) for j in range(n) if i != j)
+    if family == "isotropic":
+        return all(H[i][j] == (H[0][0] if i == j else H[0][1]) for i in range(n) for j in range(n))
+    return family in FAMILIES

@@ -1,96 +1,144 @@
 """The search engine shared by `theorem2` and `claims`: seeded work units, the float64-first
 Decider, and the merge of unit results into one deterministic record per job.
 
-A job is a claim under one reading (anything with `label`, `min_n`, `pool` and
-`evaluate(q, case) -> Evaluation`). The random phase is cut into units, each a range of
-sample indices of one pool; sample i of a pool is drawn from its own generator
-(`search.random_case(seed, i)`), and a unit decides every job of its pool on its samples,
-so a case's spectrum is computed once for all jobs. The adversarial phase is one task per
-job. Units and tasks are plain functions of picklable arguments: any executor (in process,
-forked, Dask) gives the same merged result in any order.
+A job (verify.claims.jobs.Job) is a formula claim under one reading. The random phase is cut into
+units, each a range of sample indices of one pool; sample i of a pool is drawn from its own
+generator (`search.random_case(seed, i)`), and a unit decides every job of its pool on its samples,
+so a case's spectrum is computed once for all jobs. The adversarial phase is one task per job.
+Units and tasks are plain functions of picklable arguments (claims travel as syntax trees of our
+own, which stay inert when pickled): any executor gives the same merged result in any order.
 """
 import json
 from dataclasses import dataclass, field
 
 import flint
+import mpmath as mp
 
 from verify.claims import search
 from verify.claims.cases import parse_case
-from verify.claims.record import ball_verdict
-from verify.claims.registry import REGISTRY
+from verify.claims.language.evaluate import decide_at
+from verify.claims.language.outcome import FAILS, HOLDS, TIGHT
+from verify.claims.language.values import ball_point, ball_spectrum, float_point, mp_point
 from verify.claims.results import InterruptedEvidence, SearchEvidence
 from verify.errors import InputError
-from verify.numerics.curvature import curvature_fast, curvature_precise
-from verify.numerics.multi import decide_multi
-from verify.numerics.precision import decimal
+from verify.numerics.arb import arb_to_mpf
+from verify.numerics.precision import bits_for, decimal
 
 UNIT_SIZE = 50  # samples per work unit
+CANDIDATES = 5  # counterexamples kept (the smallest n first) and tried in turn until one is certified
 
 
 @dataclass(frozen=True)
-class Pool:
-    """How a job's random cases are drawn: token counts and the family of H."""
+class Decision:
+    """A job at one case: its Outcome and the stage that produced it ("float", digits, or "balls")."""
 
-    n_range: tuple = (2, 10)
-    family: str = "spd"
+    outcome: object
+    stage: object
+
+    @property
+    def status(self):
+        return self.outcome.status
+
+    @property
+    def margin(self):
+        """The margin as an mpf or float (NaN when undefined), for reports."""
+        margin = self.outcome.margin
+        if isinstance(margin, flint.arb):
+            return arb_to_mpf(margin) if margin.is_finite() else mp.nan
+        return margin
 
 
 class Decider:
-    """Float64 first; a margin within its error estimate is re-decided at `dps` digits, then at 2·dps.
+    """Float64 first; an undecided margin is re-decided at `dps` digits, then at 2·dps, then with Arb
+    balls at 2·dps digits, which alone decide a tight or undefined claim. Points are cached per case
+    (a Case is a frozen, hashable record of exact numbers); `precise_rechecks` counts the mpmath
+    re-decisions and `ball_decisions` the ball ones, cached or not."""
 
-    Spectra are cached per case (a Case is a frozen, hashable record of exact numbers);
-    `precise_rechecks` counts the re-decisions, whether or not their spectrum was cached."""
-
-    def __init__(self, dps):
-        self.dps = dps
+    def __init__(self, dps, needs=frozenset()):
+        self.dps, self.needs = dps, frozenset(needs)
         self.precise_rechecks = 0
-        self._spectra = {}
+        self.ball_decisions = 0
+        self._points = {}
 
-    def spectrum(self, case, dps=None):
-        key = (case, dps)
-        if key not in self._spectra:
-            if dps is None:
-                self._spectra[key] = curvature_fast(case.log_z_float(), case.H_float())
-            else:
-                self._spectra[key] = curvature_precise(case.logits, case.H, dps)
-        return self._spectra[key]
+    def point(self, case, stage):
+        key = (case, stage)
+        if key not in self._points:
+            self._points[key] = self._make(case, stage)
+        return self._points[key]
+
+    def _make(self, case, stage):
+        if stage == "float":
+            return float_point(case, self.needs)
+        if stage == "balls":
+            with flint.ctx.workprec(self.ball_bits):
+                return ball_point(case, ball_spectrum(case, self.needs), self.ball_bits)
+        return mp_point(case, stage, self.needs)
+
+    @property
+    def ball_bits(self):
+        return bits_for(2 * self.dps)
 
     def decide(self, job, case):
-        for dps in (None, self.dps, 2 * self.dps):
-            self.precise_rechecks += dps is not None
-            evaluation = job.evaluate(self.spectrum(case, dps), case)
-            if evaluation.decided:
-                return evaluation
-        return evaluation  # tight to 2·dps digits: counts as holding (the claims are non-strict)
+        for stage in ("float", self.dps, 2 * self.dps, "balls"):
+            outcome = self.at(job, case, stage)
+            if outcome.decided:
+                break
+        return Decision(outcome, stage)
 
-
-CANDIDATES = 5  # counterexamples kept (the smallest n first) and tried in turn until one is certified
+    def at(self, job, case, stage):
+        """The job's Outcome at one stage (balls everywhere: the estimate stages' balls carry their estimated errors)."""
+        if stage == "balls":
+            self.ball_decisions += 1
+        elif stage != "float":
+            self.precise_rechecks += 1
+        return decide_at(job.tree, self.point(case, stage))
 
 
 @dataclass
 class JobTally:
-    """What the random phase saw for one job: cases decided, precise re-decisions, the worst
-    (smallest-margin) evaluation with its sample index and case, how many samples failed, and the
-    CANDIDATES failing samples with the smallest (n, index) — all a report needs, so a unit's result
-    stays small however many samples fail."""
+    """What the random phase saw for one job: cases decided, re-decisions, the worst decided margin with
+    its sample index and case, the failures (the CANDIDATES with the smallest (n, index)) and their
+    count, and the cases left tight (the sides agree to every digit computed) or undecided — all a
+    report needs, so a unit's result stays small however many samples fail."""
 
     evaluated: int = 0
     rechecks: int = 0
-    worst: object = None  # (margin, index, evaluation, case)
+    ball_decisions: int = 0
+    worst: object = None  # (margin, index, case)
     failures: list = field(default_factory=list)  # (index, case), the smallest (n, index) first
     failure_count: int = 0
+    tight: list = field(default_factory=list)  # (index, case, strict), the first few
+    tight_count: int = 0
+    strict_tight_count: int = 0
+    undecided_count: int = 0
 
-    def fail(self, index, case):
-        self.failure_count += 1
-        self.failures = _smallest(self.failures + [(index, case)])
+    def record(self, index, case, decision):
+        self.evaluated += 1
+        status = decision.status
+        if status in (HOLDS, FAILS):
+            margin = decision.margin
+            margin = -mp.inf if margin != margin else margin  # undefined: the worst there is
+            if self.worst is None or (margin, index) < self.worst[:2]:
+                self.worst = (margin, index, case)
+        if status == FAILS:
+            self.failure_count += 1
+            self.failures = _smallest(self.failures + [(index, case)])
+        elif status == TIGHT:
+            self.tight_count += 1
+            self.strict_tight_count += decision.outcome.strict
+            self.tight = sorted(self.tight + [(index, case, decision.outcome.strict)], key=lambda t: t[0])[:CANDIDATES]
+        elif status != HOLDS:
+            self.undecided_count += 1
+            self.tight = sorted(self.tight + [(index, case, True)], key=lambda t: t[0])[:CANDIDATES]
 
     def add(self, other):
-        self.evaluated += other.evaluated
-        self.rechecks += other.rechecks
-        self.failure_count += other.failure_count
+        for name in ("evaluated", "rechecks", "ball_decisions", "failure_count", "tight_count", "strict_tight_count",
+                     "undecided_count"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
         if other.worst is not None and (self.worst is None or other.worst[:2] < self.worst[:2]):
             self.worst = other.worst
         self.failures = _smallest(self.failures + other.failures)
+        self.tight = sorted(self.tight + other.tight, key=lambda t: t[0])[:CANDIDATES]
 
 
 def _smallest(failures):
@@ -114,24 +162,20 @@ def units_for(seed, samples, job_ids, dps, size=UNIT_SIZE):
 
 
 def run_unit(unit, jobs):
-    """The random phase on one unit: every job of the unit on every sample (a job skips n < min_n)."""
-    decider = Decider(unit.dps)
+    """The random phase on one unit: every job of the unit on every sample in its domain."""
+    decider = Decider(unit.dps, frozenset().union(*(jobs[j].needs for j in unit.job_ids)))
     pool = jobs[unit.job_ids[0]].pool
     tallies = {j: JobTally() for j in unit.job_ids}
     for index in range(unit.start, unit.stop):
         case = search.random_case(unit.seed, index, pool.n_range, pool.family)
         for j in unit.job_ids:
-            if case.n < jobs[j].min_n:
+            if not jobs[j].applies(case):
                 continue
-            before = decider.precise_rechecks
-            evaluation = decider.decide(jobs[j], case)
+            rechecks, balls = decider.precise_rechecks, decider.ball_decisions
             tally = tallies[j]
-            tally.evaluated += 1
-            tally.rechecks += decider.precise_rechecks - before
-            if tally.worst is None or evaluation.margin < tally.worst[0]:
-                tally.worst = (evaluation.margin, index, evaluation, case)
-            if not evaluation.holds:
-                tally.fail(index, case)
+            tally.record(index, case, decider.decide(jobs[j], case))
+            tally.rechecks += decider.precise_rechecks - rechecks
+            tally.ball_decisions += decider.ball_decisions - balls
     return tallies
 
 
@@ -139,10 +183,10 @@ def run_adversarial(job, seed, dps, max_examples, database=None):
     """The Hypothesis phase of one job: (the shrunk counterexample or None with the examples run,
     re-decisions). With a `database` folder, the counterexamples saved by earlier runs are decided
     first, and a new one is saved there."""
-    decider = Decider(dps)
+    decider = Decider(dps, job.needs)
     store = _database(database)
     for case in _saved_cases(store, job):
-        if not decider.decide(job, case).holds:
+        if decider.decide(job, case).status == FAILS:
             return search.Found(case, 0), decider.precise_rechecks
     found = search.adversarial(job, decider, seed, max_examples)
     if store is not None and found.case is not None:
@@ -154,14 +198,21 @@ def _key(job):
     return f"verify counterexamples: {job.label}".encode()
 
 
+MAX_SAVED_BYTES = 1 << 20
+
+
 def _saved_cases(store, job):
     if store is None:
         return []
     cases = []
-    for value in sorted(store.fetch(_key(job))):
+    for value in sorted(store.fetch(_key(job)))[:64]:
         try:
-            cases.append(parse_case(json.loads(value)))
-        except (InputError, ValueError):
+            if len(value) > MAX_SAVED_BYTES:
+                raise ValueError("too large")
+            case = parse_case(json.loads(value))
+            if job.applies(case):
+                cases.append(case)
+        except (InputError, ValueError, RecursionError):
             store.delete(_key(job), value)  # unreadable: not ours, or from an older format
     return cases
 
@@ -201,30 +252,50 @@ def collect(tasks, results):
     return Collected(units, adversarial, other)
 
 
-def search_outcome(job, index, collected, samples):
-    """(evidence, candidates) of one job: SearchEvidence and the counterexamples to certify, best first
-    (the shrunk one, then the random ones by n), empty when none was found; InterruptedEvidence and ()
-    when Ctrl-C came before it was decided."""
+def search_outcome(job, index, collected, samples, dps):
+    """(evidence, candidates, tally) of one job: SearchEvidence, the counterexamples to certify, best first
+    (the shrunk one, then the random ones by n), and the merged tally; InterruptedEvidence and () when
+    Ctrl-C came before it was decided."""
     tally = merge(u for u in collected.units if u is not None).get(index, JobTally())
     adversarial = collected.adversarial.get(job.label)
     if (None in collected.units or adversarial is None) and not tally.failure_count:
         return InterruptedEvidence(f"interrupted after {tally.evaluated} of about {samples} random cases, "
-                                   "with no counterexample so far"), ()
+                                   "with no counterexample so far"), (), tally
     found, adversarial_rechecks = adversarial or (search.Found(None, 0), 0)
     worst = tally.worst
     evidence = SearchEvidence(
         samples=tally.evaluated,
         adversarial_examples=found.examples,
         precise_rechecks=tally.rechecks + adversarial_rechecks,
-        worst_margin=decimal(worst[0], 6) if worst else None,
-        worst_case_n=worst[3].n if worst else None,
+        worst_margin=_margin_text(worst[0]) if worst else None,
+        worst_case_n=worst[2].n if worst else None,
         random_counterexamples=tally.failure_count,
+        ball_decisions=tally.ball_decisions or None,
+        tight=_tight_text(tally, dps),
     )
     failures = [case for _, case in tally.failures]
     candidates = tuple(([found.case] if found.case is not None else []) + failures)[:CANDIDATES]
     if candidates:
         evidence = evidence.with_(shrunk=found.case is not None)
-    return evidence, candidates
+    return evidence, candidates, tally
+
+
+def _margin_text(margin):
+    if margin == -mp.inf:
+        return "undefined"
+    return decimal(margin, 6)
+
+
+def _tight_text(tally, dps):
+    """What the samples the balls could not decide were: tight (equal sides) or undecided."""
+    if not tally.tight_count and not tally.undecided_count:
+        return None
+    parts = []
+    if tally.tight_count:
+        parts.append(f"tight at {tally.tight_count} case(s): the two sides agree to every one of {2 * dps} digits")
+    if tally.undecided_count:
+        parts.append(f"undecided at {tally.undecided_count} case(s): a value beyond what the balls could settle")
+    return "; ".join(parts)
 
 
 def first_certified(candidates, refute):
@@ -245,48 +316,6 @@ def merge(results):
         for j, tally in tallies.items():
             merged.setdefault(j, JobTally()).add(tally)
     return merged
-
-
-# ---------------------------------------------------------------- T2.multi
-
-
-@dataclass(frozen=True)
-class MultiUnit:
-    """Samples start..stop−1 of the T2.multi pool drawn with `seed`, decided at `dps` digits."""
-
-    seed: int
-    start: int
-    stop: int
-    dps: int
-
-
-def run_multi_unit(unit):
-    """Each sample's two sides as balls: (index, relative gap, relative radius, holds, case)."""
-    rows = []
-    for index in range(unit.start, unit.stop):
-        case = search.random_multi_case(unit.seed, index)
-        rows.append((index,) + multi_verdict(case, unit.dps) + (case,))
-    return rows
-
-
-def multi_verdict(case, dps):
-    """(relative gap |dense/blocks − 1| of the midpoints, relative radius, whether T2.multi holds: its
-    formula at the balls does not fail)."""
-    enclosure = decide_multi(case, dps)
-    if enclosure is None:
-        return float("inf"), float("inf"), True
-    with flint.ctx.workprec(enclosure.bits):  # the ratio at the balls' own precision, not at 53 bits
-        gap = abs(float((enclosure.dense / enclosure.blocks - 1).mid()))
-    return gap, enclosure.relative_radius, ball_verdict(REGISTRY["T2.multi"], None, enclosure) != "fails"
-
-
-def run_multi_adversarial(seed, dps, max_examples, database=None):
-    """The Hypothesis search for a T2.multi case whose two balls are disjoint."""
-    def decide(case):
-        gap, _, holds = multi_verdict(case, dps)
-        return holds, gap
-
-    return search.adversarial_multi(decide, seed, max_examples)
 
 
 def _database(path):

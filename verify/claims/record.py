@@ -1,116 +1,125 @@
-"""The claim record, its inequalities, the readings of L and μ, and a claim's evaluation at a spectrum.
+"""The claim records and the readings of L and μ.
 
-A claim's `sides(q, L, mu)` maps a spectrum `q` (a CurvatureSpectrum whose
-values are mpf numbers or python-flint arb balls) and the constants of the
-chosen reading to the inequalities it asserts.  The same formula serves the
-search, case mode and the independent certificate check.
+A *formula claim* is a statement in the claim language (verify.claims.language): its text, parsed
+tree, hypotheses, domain (the token counts n and the family of H) and readings. A reading is a
+substitution of names: under tangent-exact, L and μ are the extreme eigenvalues of H on T
+(L → L_T, mu → mu_T); under ambient-bounds they are any constants with μI ≼ H ≼ LI on Rⁿ (the
+extreme eigenvalues of H, or the case file's L and mu). The same record serves the search, case
+mode, certificates and their check, the prover and the LaTeX export; built-in and user claims
+alike. A *checker claim* (T2.multi, the Assumption 2 claims) is decided by its own checker.
 """
+import hashlib
+import json
+import math
 from dataclasses import dataclass, field
 from typing import Callable
 
-import mpmath as mp
-
-from verify.numerics.precision import to_arb, to_mpf
-
+from verify.claims.language.parser import normalise, parse_claim
+from verify.claims.language.syntax import names, rename
+from verify.claims.language.text import to_text
 
 TANGENT = "tangent-exact"
 AMBIENT = "ambient-bounds"
 READINGS = (TANGENT, AMBIENT)
+SUBSTITUTIONS = {TANGENT: {"L": "L_T", "mu": "mu_T"}, AMBIENT: {}, None: {}}
 
 READING_TEXT = {
     TANGENT: "L, μ are the extreme eigenvalues of H restricted to T = 1^⊥",
     AMBIENT: "L, μ are any constants with μI ≼ H ≼ LI on R^n (case mode: the extreme eigenvalues of H)",
 }
+FAMILIES = ("spd", "isotropic", "diagonal")
+FAMILY_TEXT = {"spd": "H symmetric positive definite", "isotropic": "H = aI + b11ᵀ, a > 0, a + nb > 0",
+               "diagonal": "H diagonal with positive entries"}
+SEARCH_SPAN = 8  # the search covers n = lo..lo+8 of an unbounded range
 
 
 @dataclass(frozen=True)
-class Inequality:
-    """One inequality of a claim at a spectrum: its label, both sides and the relation (>=, <=, or == for
-    T2.multi, decided only with balls: see ball_verdict)."""
+class FormulaClaim:
+    """A claim stated in the claim language, with its domain: n in n_range (hi may be math.inf) and H in
+    `hessian`'s family; `readings` is (TANGENT, AMBIENT) for a claim about L and μ, else (None,)."""
 
-    label: str
-    lhs: object
-    rhs: object
-    relation: str  # ">=", "<=" or "=="
+    id: str
+    statement: str
+    text: str
+    hypotheses: tuple = ()
+    readings: tuple = (None,)
+    n_range: tuple = (2, math.inf)
+    hessian: str = "spd"
+    command: str = "theorem2"
+    search: tuple = None  # ((lo, hi) of the random pool, (lo, hi) of the Hypothesis search); default below
+    tree: object = field(default=None, repr=False, compare=False)
 
-    def log_margin(self, log):
-        """ln(lhs/rhs), signed so that ≥ 0 means the inequality holds."""
-        margin = log(self.lhs / self.rhs)
-        return margin if self.relation == ">=" else -margin
+    def __post_init__(self):
+        if self.tree is None:
+            object.__setattr__(self, "tree", parse_claim(self.text, self.n_range))
+
+    @property
+    def multi(self):
+        return False
+
+    @property
+    def min_n(self):
+        return self.n_range[0]
+
+    @property
+    def search_n(self):
+        """The token counts of the random pool: `search`'s, else the claim's range cut at lo + 8."""
+        if self.search:
+            return self.search[0]
+        lo, hi = self.n_range
+        return lo, int(min(hi, lo + SEARCH_SPAN))
+
+    @property
+    def adversarial_n(self):
+        """The token counts the Hypothesis search draws (a job skips pool cases below the claim's n)."""
+        return self.search[1] if self.search else self.search_n
+
+    def reading_tree(self, reading):
+        return rename(self.tree, SUBSTITUTIONS[reading])
+
+    def reading_text(self, reading):
+        """The claim's text under a reading (tangent-exact: L, mu read as L_T, mu_T)."""
+        return to_text(self.reading_tree(reading)) if SUBSTITUTIONS[reading] else normalise(self.text)
+
+    @property
+    def latex(self):
+        from verify.claims.language.latex import claim_latex  # SymPy's printer: loaded on use
+
+        return claim_latex(self.tree)
+
+    def reading_latex(self, reading):
+        from verify.claims.language.latex import claim_latex
+
+        return claim_latex(self.reading_tree(reading))
+
+    @property
+    def names(self):
+        return names(self.tree)
+
+    def domain(self, reading=None):
+        """The claim's domain as data: n range (None for ∞), family of H, reading."""
+        lo, hi = self.n_range
+        return {"n": [lo, None if hi == math.inf else int(hi)], "hessian": self.hessian, "reading": reading}
+
+    def digest(self, reading=None):
+        """SHA-256 of what the claim says: id, text under the reading, and domain (certificates store it)."""
+        body = {"id": self.id, "text": self.reading_text(reading), "domain": self.domain(reading)}
+        return hashlib.sha256(json.dumps(body, sort_keys=True).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
-class Claim:
-    """A claim of the registry: id, statement (text and LaTeX), hypotheses, readings, and how it is decided
-    (`sides` for the Theorem 2 claims, `checker` for the Assumption 2 ones)."""
+class CheckerClaim:
+    """A claim decided by its own checker: T2.multi (several examples) and the Assumption 2 claims."""
 
     id: str
     statement: str
     latex: str
     hypotheses: tuple
-    readings: tuple  # (None,) when the claim has one reading
-    sides: Callable = field(repr=False, default=None)  # T2 inequalities at a spectrum
-    min_n: int = 2
-    multi: bool = False  # needs several examples (T2.multi)
+    readings: tuple = (None,)
     checker: Callable = field(repr=False, default=None)  # (rng, settings) -> (verdict, evidence), A2 claims
     command: str = "theorem2"
+    multi: bool = False
+    min_n: int = 2
 
 
-def constants_for(reading, q, L=None, mu=None):
-    """(L, μ) of a reading: tangent-exact from H on T; ambient-bounds from H on R^n or as given."""
-    if reading == TANGENT:
-        return q.L_T, q.mu_T
-    return (q.L_amb if L is None else L), (q.mu_amb if mu is None else mu)
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """A claim's two sides at one case; the binding (smallest-margin) inequality is reported."""
-
-    claim: str
-    reading: object
-    label: str
-    lhs: object
-    rhs: object
-    relation: str
-    margin: object  # ln(lhs/rhs) signed: ≥ 0 holds
-    tolerance: float  # |margin| below this cannot be decided at this precision
-
-    @property
-    def decided(self):
-        return abs(self.margin) > self.tolerance
-
-    @property
-    def holds(self):
-        return self.margin >= 0 or not self.decided
-
-
-def evaluate(claim, reading, q, L=None, mu=None):
-    """Every inequality of `claim` at spectrum q (mpf values); the worst one decides."""
-    work = (q.dps or 15) + 10
-    with mp.workdps(work):
-        L, mu = (None if c is None else to_mpf(c) for c in (L, mu))  # the user's exact constants, converted here
-        L_r, mu_r = constants_for(reading, q, L, mu) if reading else (None, None)
-        inequalities = claim.sides(q, L_r, mu_r)
-        tolerance = 8 * q.rel_err
-        rows = [(ineq.log_margin(mp.log), ineq) for ineq in inequalities]
-        margin, worst = min(rows, key=lambda row: row[0])
-    return Evaluation(claim.id, reading, worst.label, worst.lhs, worst.rhs, worst.relation, margin, tolerance)
-
-
-def ball_verdict(claim, reading, q, L=None, mu=None):
-    """A claim at a spectrum of Arb balls: "fails" when some inequality fails for every point of the
-    balls, "holds" when every one holds for every point, else "undecided" (tight at these balls).
-    L, μ are the user's exact constants (or None)."""
-    L, mu = (None if c is None else to_arb(c) for c in (L, mu))
-    L_r, mu_r = constants_for(reading, q, L, mu) if reading else (None, None)
-    verdicts = []
-    for ineq in claim.sides(q, L_r, mu_r):
-        if ineq.relation == "==":
-            verdicts.append("holds" if ineq.lhs.overlaps(ineq.rhs) else "fails")
-            continue
-        big, small = (ineq.lhs, ineq.rhs) if ineq.relation == ">=" else (ineq.rhs, ineq.lhs)
-        verdicts.append("holds" if big >= small else "fails" if big < small else "undecided")
-    if "fails" in verdicts:
-        return "fails"
-    return "holds" if all(v == "holds" for v in verdicts) else "undecided"
+Claim = CheckerClaim  # the Assumption 2 records are built with this name

@@ -44,8 +44,8 @@ class Counterexample(Evidence):
 @dataclass(frozen=True)
 class SearchEvidence(Evidence):
     """A single-example claim's search: random cases decided, Hypothesis examples run, re-decisions at
-    higher precision, the worst (smallest) ln-margin seen and the n where it was seen, the random
-    counterexamples; then, where they apply, the symbolic dependence on R (T2.eq47.kappa), the n = 2
+    higher precision, the worst (smallest) decided ln-margin and the n where it was seen, the random
+    counterexamples, the cases decided with balls, the cases left tight or undecided; then, where they apply, the symbolic dependence on R (T2.eq47.kappa), the n = 2
     proof, whether the counterexample was shrunk, the counterexample, a note and the certificate check."""
 
     samples: int
@@ -54,6 +54,8 @@ class SearchEvidence(Evidence):
     worst_margin: object
     worst_case_n: object
     random_counterexamples: int
+    ball_decisions: object = None
+    tight: object = None
     dependence_on_R: object = None
     two_tokens: object = None
     shrunk: object = None
@@ -93,7 +95,7 @@ class RecordEvidence(Evidence):
 @dataclass(frozen=True)
 class ClaimResult:
     """One claim under one reading: its statement, verdict (PROVED, CERTIFIED, HOLDS, REFUTED,
-    INCONCLUSIVE), typed evidence, and the certificate path when REFUTED."""
+    INCONCLUSIVE, INTERRUPTED), typed evidence, and its certificate (the path when written, and the body)."""
 
     id: str
     reading: object
@@ -101,10 +103,14 @@ class ClaimResult:
     latex: str
     verdict: str
     evidence: Evidence
-    certificate: object = None
+    certificate: object = None  # the certificate's path, when one was written
+    text: object = None  # a formula claim's claim-language text under its reading
+    certificate_body: object = field(default=None, repr=False)  # the certificate itself (a dict), written or not
 
     def to_json(self):
         out = {k: getattr(self, k) for k in ("id", "reading", "statement", "latex", "verdict")}
+        if self.text is not None:
+            out["text"] = self.text
         out["evidence"] = self.evidence.to_json()
         out["certificate"] = self.certificate
         return out

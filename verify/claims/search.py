@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings, tar
 from hypothesis import strategies as st
 
 from verify.claims.cases import Case
-from verify.numerics.multi import MultiCase
+from verify.claims.language.outcome import FAILS
+from verify.claims.multi import MultiCase
 
 LOGIT_FLOOR = -700  # e^{-700} ≈ 1e-304: tiny coefficients, the paper's regime
 
@@ -151,20 +152,27 @@ def _settings(seed_value, max_examples):
 def adversarial(job, decider, seed_value, max_examples=60):
     """Hypothesis search maximising the violation of `job`; a failure comes back shrunk."""
     count = [0]
-    n_range = getattr(job, "n_range", (job.min_n, max(job.min_n, 5)))
+    n_range = job.n_range
 
     @_settings(seed_value, max_examples)
-    @given(simple_cases(min_n=max(job.min_n, n_range[0]), max_n=n_range[1], family=getattr(job, "family", "spd")))
+    @given(simple_cases(min_n=max(job.min_n, n_range[0]), max_n=n_range[1], family=job.family))
     def probe(case):
         count[0] += 1
-        evaluation = decider.decide(job, case)
-        violation = -float(evaluation.margin)
+        decision = decider.decide(job, case)
+        violation = -_as_float(decision.margin)
         if math.isfinite(violation):  # a margin beyond float64's range cannot steer the search
             target(violation, label="violation")
-        if not evaluation.holds:
+        if decision.status == FAILS:
             raise _Counterexample(case)
 
     return _run(probe, count)
+
+
+def _as_float(margin):
+    try:
+        return float(margin)
+    except (OverflowError, TypeError, ValueError):
+        return math.nan
 
 
 def _run(probe, count):

@@ -171,7 +171,7 @@ def export(out_dir="derivations", claims_file=None):
     also user-claims.tex and a section of the document); returns the paths."""
     user = None
     if claims_file is not None:
-        from verify.claims.user.claimfile import load_claims  # only this option reads a claim file
+        from verify.claims.claimfile import load_claims  # only this option reads a claim file
 
         user = user_claims_section(load_claims(claims_file), Path(claims_file).name)
     atomic.check_out_dir(out_dir, "LaTeX files")

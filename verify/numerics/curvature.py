@@ -46,6 +46,8 @@ class CurvatureSpectrum:
     dps: object  # None for the float64 path
     kappa: object = None  # λ_max/λ_min and R = z_max/z_min, computed at the working precision
     R: object = None
+    j: tuple = None  # the n−1 positive eigenvalues of J(z), decreasing (when asked for)
+    lam: tuple = None  # the n−1 eigenvalues of J H J on T, decreasing (when asked for)
 
 
 def _spectrum(n, values, z_desc, rel_err, dps):

@@ -1,57 +1,34 @@
 """The claim file (TOML): a list of `[[claim]]` tables, read with `tomllib` and validated.
 
     [[claim]]
-    id = "mine.lower"                           # required: letters, digits, . _ -
+    id = "mine.lower"                           # required: letters, digits, . _ - (not . or ..)
     statement = "λ_min is at least μ_T z_min²"  # optional prose
     holds = "lambda_min >= mu_T * z_min**2"     # required: when the claim is true
-    n = [2, 10]                                 # optional token counts searched (default [2, 10])
+    n = [2, 10]                                 # optional: the claim's token counts (default [2, 10]);
+                                                #   n = [3, inf] claims every n ≥ 3 (searched up to 11)
     hessian = "spd"                             # optional: spd (default) | isotropic | diagonal
 
 Unknown keys, a missing id or holds, a duplicate id, a bad n range or Hessian family
-and every error of the expression language are InputError, one line each.
+and every error of the claim language are InputError, one line each. Each claim becomes a
+FormulaClaim (verify.claims.record), decided by the same engine as the built-in ones.
 """
-import hashlib
+import math
 import re
-from dataclasses import dataclass, field
 
 try:
     import tomllib
 except ImportError:  # Python 3.10: the same parser, as the tomli package
     import tomli as tomllib
 
+from verify.claims.language.parser import MAX_N, normalise
+from verify.claims.record import FAMILIES, FormulaClaim
 from verify.errors import InputError
-from verify.claims.user.grammar import MAX_N, names_used, normalise, parse_holds
-from verify.claims.user.latex import claim_latex
 
 MAX_BYTES = 1 << 20
-MAX_CLAIMS = 1000
+MAX_CLAIMS = 200  # claims per file: a full search of each takes seconds
 KEYS = ("id", "statement", "holds", "n", "hessian")
-HESSIANS = ("spd", "isotropic", "diagonal")
 DEFAULT_N = (2, 10)
-ID = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
-
-
-@dataclass(frozen=True)
-class UserClaim:
-    """A claim of a claim file: id, statement, holds text and its parsed tree, LaTeX, n range, H family, names read."""
-
-    id: str
-    statement: str
-    holds: str  # the text as written in the file
-    tree: object = field(repr=False)  # Compare / AllOf / AnyOf / Negate
-    latex: str
-    n_range: tuple  # (lo, hi), inclusive
-    hessian: str
-    names: frozenset  # grammar names the claim reads ('z' when it calls z(k))
-
-    @property
-    def holds_sha256(self):
-        return holds_digest(self.holds)
-
-
-def holds_digest(text):
-    """SHA-256 (hex) of the whitespace-normalised holds text."""
-    return hashlib.sha256(normalise(text).encode("utf-8")).hexdigest()
+ID = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$")
 
 
 def load_claims(path):
@@ -61,6 +38,8 @@ def load_claims(path):
             data = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise InputError(f"claim file {str(path)!r} does not exist; give the path of a TOML file") from None
+    except IsADirectoryError:
+        raise InputError(f"claim file {str(path)!r} is a folder; give the path of a TOML file") from None
     except OSError as error:
         raise InputError(f"claim file {str(path)!r} cannot be read ({error.strerror}); check its permissions") from None
     if len(data) > MAX_BYTES:
@@ -79,7 +58,9 @@ def parse_claims_text(text, where="claim file"):
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise InputError(f"{where} is not valid TOML: {error}; fix the syntax there") from None
+        raise InputError(f"{where} is not valid TOML: {' '.join(str(error).split())}; fix the syntax there") from None
+    except RecursionError:
+        raise InputError(f"{where} is nested too deeply to read; a claim file is a flat list of [[claim]] tables") from None
     extra = [k for k in data if k != "claim"]
     if extra:
         raise InputError(f"{where} has the unknown top-level key {extra[0]!r}; write each claim as a [[claim]] table")
@@ -92,7 +73,7 @@ def parse_claims_text(text, where="claim file"):
         raise InputError(f"{where} has {len(tables)} claims; split it into files of at most {MAX_CLAIMS}")
     claims, seen = [], set()
     for number, table in enumerate(tables, 1):
-        claim = _claim(table, f"{where} claim #{number}")
+        claim = claim_from_fields(table, f"{where} claim #{number}")
         if claim.id in seen:
             raise InputError(f"{where} has the id {claim.id!r} twice; give every claim its own id")
         seen.add(claim.id)
@@ -100,38 +81,48 @@ def parse_claims_text(text, where="claim file"):
     return tuple(claims)
 
 
-def _claim(table, where):
+def claim_from_fields(table, where):
+    """A FormulaClaim from a claim table's fields (validated)."""
     unknown = [k for k in table if k not in KEYS]
     if unknown:
-        raise InputError(f"{where} has the unknown key {unknown[0]!r}; a claim takes only {', '.join(KEYS)}")
+        raise InputError(f"{where} has the unknown key {str(unknown[0])[:40]!r}; a claim takes only {', '.join(KEYS)}")
     for key in ("id", "holds"):
         if key not in table:
             raise InputError(f"{where} has no {key!r}; every claim needs id and holds")
     claim_id = table["id"]
     if not isinstance(claim_id, str) or not ID.match(claim_id):
-        raise InputError(f"{where} has the id {claim_id!r}; use 1 to 100 letters, digits, '.', '_' or '-'")
+        raise InputError(f"{where} has the id {str(claim_id)[:60]!r}; use 1 to 100 letters, digits, '.', '_' or '-', "
+                         "not starting with '.'")
+    from verify.claims.registry import REGISTRY
+
+    if claim_id in REGISTRY:
+        raise InputError(f"{where} has the id {claim_id!r}, a built-in claim's; give your claim an id of its own")
     where = f"{where.rsplit(' #', 1)[0]} {claim_id!r}"
     for key in ("holds", "statement"):
         if key in table and not isinstance(table[key], str):
-            raise InputError(f"{where} {key} is {table[key]!r}; write it as a quoted string")
+            raise InputError(f"{where} {key} is {str(table[key])[:60]!r}; write it as a quoted string")
     n_range = _n_range(table.get("n", list(DEFAULT_N)), where)
     hessian = table.get("hessian", "spd")
-    if hessian not in HESSIANS:
-        raise InputError(f"{where} has hessian {hessian!r}; choose one of {', '.join(HESSIANS)}")
-    tree = parse_holds(table["holds"], n_range)
-    return UserClaim(claim_id, normalise(table.get("statement", "")), table["holds"], tree, claim_latex(tree),
-                     n_range, hessian, names_used(tree))
+    if hessian not in FAMILIES:
+        raise InputError(f"{where} has hessian {str(hessian)[:40]!r}; choose one of {', '.join(FAMILIES)}")
+    return FormulaClaim(claim_id, normalise(table.get("statement", "")), normalise(table["holds"]), (), (None,),
+                        n_range, hessian, command="claims")
 
 
 def _n_range(value, where):
-    if (not isinstance(value, list) or len(value) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise InputError(f"{where} has n = {value!r}; give two whole numbers [lo, hi], e.g. n = [2, 10]")
+    if not isinstance(value, list) or len(value) != 2 or not all(_whole(v) for v in value[:1]) or not (
+            _whole(value[1]) or value[1] == math.inf):
+        raise InputError(f"{where} has n = {str(value)[:60]}; give two whole numbers [lo, hi], e.g. n = [2, 10] "
+                         "(hi may be inf)")
     lo, hi = value
     if lo > hi:
         raise InputError(f"{where} has the empty n range {value!r}; give lo ≤ hi")
     if lo < 2:
         raise InputError(f"{where} has n = {value!r} below 2; one token has no tangent space, start at 2")
-    if hi > MAX_N:
-        raise InputError(f"{where} has n = {value!r} above {MAX_N}; search at most {MAX_N} tokens")
+    if lo > MAX_N or (hi != math.inf and hi > MAX_N):
+        raise InputError(f"{where} has n = {value!r} above {MAX_N}; give at most {MAX_N} tokens, or hi = inf")
     return (lo, hi)
+
+
+def _whole(value):
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,0 +1,40 @@
+"""The certificate file format's common parts: its version tag, atomic writing, and the checks every
+kind shares (exact keys, the recorded precision)."""
+import json
+from pathlib import Path
+
+from verify import atomic
+from verify.errors import InputError
+from verify.numerics.precision import CERTIFY_DPS, MAX_DPS
+
+FORMAT = "verify-certificate/2"
+
+
+def file_name(claim_id, reading):
+    return f"{claim_id}.{reading}.json" if reading else f"{claim_id}.json"
+
+
+def write(out_dir, body):
+    """Write a certificate under out_dir (created if needed), atomically; its path."""
+    atomic.check_out_dir(out_dir, "certificates")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    return atomic.write_text(out / file_name(body["claim"], body.get("reading")), json.dumps(body, indent=2) + "\n")
+
+
+def exact_keys(data, keys, where):
+    """InputError unless data has exactly `keys` (an unknown key is a misspelling until shown otherwise)."""
+    missing = [k for k in keys if k not in data]
+    unknown = [k for k in data if k not in keys]
+    if missing:
+        raise InputError(f"{where} lacks {', '.join(missing)}; a certificate of this kind has {', '.join(keys)}")
+    if unknown:
+        raise InputError(f"{where} has the unknown key {unknown[0]!r}; a certificate of this kind has only {', '.join(keys)}")
+
+
+def checked_dps(dps, where):
+    if isinstance(dps, bool) or not isinstance(dps, int) or not CERTIFY_DPS <= dps <= MAX_DPS:
+        raise InputError(f"{where} has dps {dps!r}; a certificate records {CERTIFY_DPS} to {MAX_DPS} digits")
+    return dps
+
+

@@ -1,0 +1,67 @@
+"""A formula claim under one reading, as the search engine sees it (built-in and user claims alike)."""
+import functools
+from dataclasses import dataclass
+
+from verify.claims.language.evaluate import decide_at
+from verify.claims.language.quantities import needs
+from verify.claims.language.syntax import names
+
+
+@dataclass(frozen=True)
+class Pool:
+    """How a job's random cases are drawn: token counts and the family of H."""
+
+    n_range: tuple = (2, 10)
+    family: str = "spd"
+
+
+@dataclass(frozen=True)
+class Job:
+    """A FormulaClaim under one reading: the tree it decides, where it searches, what it must compute."""
+
+    claim: object
+    reading: object = None
+
+    @property
+    def label(self):
+        return f"{self.claim.id} {self.reading or ''}".strip()
+
+    @functools.cached_property
+    def tree(self):
+        return self.claim.reading_tree(self.reading)
+
+    @functools.cached_property
+    def text(self):
+        return self.claim.reading_text(self.reading)
+
+    @property
+    def min_n(self):
+        return self.claim.n_range[0]
+
+    @property
+    def max_n(self):
+        return self.claim.n_range[1]
+
+    @property
+    def family(self):
+        return self.claim.hessian
+
+    @property
+    def pool(self):
+        return Pool(tuple(self.claim.search_n), self.claim.hessian)
+
+    @property
+    def n_range(self):  # the Hypothesis search's token counts
+        return tuple(self.claim.adversarial_n)
+
+    @functools.cached_property
+    def needs(self):
+        """Series beyond the extremes this claim reads ("j", "lam")."""
+        return needs(names(self.tree))
+
+    def applies(self, case):
+        return self.min_n <= case.n <= self.max_n
+
+    def decide(self, point):
+        """The claim's Outcome at a point (verify.claims.language.values), in balls at the point's precision."""
+        return decide_at(self.tree, point)
