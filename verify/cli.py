@@ -7,6 +7,38 @@ from pathlib import Path
 
 
 def main(argv=None):
+    """Run one command: exit status 0 (done), 1 (--strict: a claim REFUTED, a check failed), 2 (bad input: one
+    line on stderr), 130 (Ctrl-C, whenever it came: one line on stderr), 141 (the reader of stdout left).
+    Called as the program (argv None: `python -m verify`, the `verify` script), a Ctrl-C that comes while
+    the process ends (Dask's clean-up, flushing the output) also ends it with status 130."""
+    try:
+        try:
+            status = _run(argv)
+        except KeyboardInterrupt:
+            print("verify: interrupted", file=sys.stderr)
+            status = 130
+    except KeyboardInterrupt:  # a second Ctrl-C while the first was reported
+        status = 130
+    if argv is None:
+        import functools
+        import signal
+
+        signal.signal(signal.SIGINT, functools.partial(_interrupted_at_exit, status))
+    return status
+
+
+def _interrupted_at_exit(status, *_):
+    """SIGINT handler once the command is done: one line (unless one was printed), exit 130 at once."""
+    try:
+        sys.stdout.flush()
+        if status != 130:
+            print("verify: interrupted", file=sys.stderr, flush=True)
+    except OSError:  # the reader left: nothing more to say
+        pass
+    os._exit(130)
+
+
+def _run(argv):
     from verify.arguments import FLAGS, build_parser
     from verify.errors import InputError
 
@@ -21,9 +53,6 @@ def main(argv=None):
         flag = f"{FLAGS.get(error.parameter, '')}: " if error.parameter in FLAGS else ""
         print(f"verify: error: {flag}{error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("verify: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:  # the reader (say `| head`) left early: stop quietly, as the Python docs advise
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
@@ -276,7 +305,11 @@ class _LazyProgress:
             from rich.console import Console
             from rich.progress import Progress
 
-            self.bar = Progress(console=Console(stderr=True), transient=True)
+            console = Console(stderr=True)
+            if not console.is_terminal:  # a bar in a log or a pipe is noise (rich ends it with a blank line)
+                self.delay = float("inf")
+                return
+            self.bar = Progress(console=console, transient=True)
             self.bar.start()
             self.task = self.bar.add_task(self.title, total=total)
         self.bar.update(self.task, completed=done, description=f"{self.title}: {label}")
