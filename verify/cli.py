@@ -62,9 +62,14 @@ def _run(argv):
 
 
 def cmd_theorem2(args):
-    for claim_id in args.claim or ():
-        get_claim_for("theorem2", claim_id)
+    claims = [get_claim_for("theorem2", claim_id) for claim_id in args.claim or ()]
     if args.case:
+        from verify.errors import InputError
+
+        for claim in claims:
+            if claim.multi:
+                raise InputError(f"claim {claim.id} needs several examples and a case file holds one; run it without "
+                                 "--case (the search decides it), or choose another --claim", "claim")
         return _theorem2_case(args)
     from verify.atomic import check_out_dir
 
@@ -125,7 +130,10 @@ def cmd_check(args):
 
     result = check_certificate(args.file, args.claims)
     if args.json:
-        print(json.dumps({"file": args.file, "confirmed": result.confirmed, "reason": result.reason, "bits": result.bits}))
+        from verify.versions import package_versions
+
+        print(json.dumps({"command": "check", "file": args.file, "confirmed": result.confirmed, "reason": result.reason,
+                          "bits": result.bits, "seed": None, "versions": package_versions()}))  # no randomness: no seed
     else:
         print(f"{'CONFIRMED' if result.confirmed else 'NOT CONFIRMED'}: {args.file}: {result.reason} ({result.bits}-bit balls)")
     return 0 if result.confirmed else 1
