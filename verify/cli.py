@@ -155,13 +155,16 @@ def cmd_spectrum(args):
 
 
 def cmd_assumption2(args):
-    from verify.claims import assumption2
-    from verify.claims.assumption2_claims import Settings
+    from verify.claims import assumption2_claims as assumption2
     from verify.errors import InputError
 
     dims = (args.n, args.N, args.d)
     if any(v is not None for v in dims) and not all(v is not None for v in dims):
         raise InputError("give all three of --n, --N and --d (one user's dimensions), or none for the default sweep")
+    if args.plot and args.n is not None:
+        raise InputError("--plot draws the default sweep over d; drop --n --N --d to plot it")
+    if args.plot and args.claim and "A2.decouple" not in args.claim:
+        raise InputError("--plot draws the A2.decouple sweep; include --claim A2.decouple or drop --claim")
     if args.plot:
         _check_plot_path(args.plot)
     from verify.render import assumption2_dimensions_table
@@ -175,12 +178,10 @@ def cmd_assumption2(args):
         return 0
     for claim_id in args.claim or ():
         get_claim_for("assumption2", claim_id)
-    settings = Settings(samples=args.samples)
+    settings = assumption2.Settings(samples=args.samples)
     with _LazyProgress("checking") as progress:
         report = assumption2.run_assumption2(args.seed, settings, args.claim, progress, args.workers, args.scheduler)
-    if args.plot:
-        if not any(c.id == "A2.decouple" for c in report.claims):
-            raise InputError("--plot draws the A2.decouple sweep; include --claim A2.decouple or drop --claim")
+    if args.plot and not report.interrupted:
         from verify.plots import plot_decoupling
 
         plot_decoupling(report, args.plot)
