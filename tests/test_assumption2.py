@@ -15,7 +15,7 @@ from verify.errors import InputError
 from verify.numerics import assumption2 as a2
 from verify.numerics.model import orthonormal_keys
 
-SPEC_A2_IDS = ["A2.dim", "A2.seq", "A2.decouple", "T2.up"]
+A2_IDS = ["A2.dim", "A2.seq", "A2.decouple", "T2.up"]
 
 
 @pytest.mark.parametrize("d, satisfiable", [(10, False), (12, True)])
@@ -104,7 +104,7 @@ def test_decoupling_exact_iff_assumption_2(d):
 
 def test_registry_has_every_a2_claim_with_a_checker():
     small = a2_claims.Settings(n=2, N=2, ds=(2, 3, 4, 5), samples=6)
-    for claim_id in SPEC_A2_IDS:
+    for claim_id in A2_IDS:
         claim = REGISTRY[claim_id]
         assert claim.checker is not None and claim.command == "assumption2"
         verdict, evidence = claim.checker(np.random.default_rng(0), small)
@@ -117,7 +117,7 @@ def test_default_sweep_json_and_plot(tmp_path):
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["command"] == "assumption2" and data["versions"]["numpy"]
-    assert {c["id"] for c in data["claims"]} == set(SPEC_A2_IDS)
+    assert {c["id"] for c in data["claims"]} == set(A2_IDS)
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
