@@ -172,3 +172,24 @@ def test_theorem2_help_explains_the_readings_and_every_verdict():
     for verdict in ("PROVED", "CERTIFIED", "HOLDS", "REFUTED", "INCONCLUSIVE", "INTERRUPTED"):
         assert f" {verdict} " in text
     assert "Z3 and cvc5" in text and "SymPy" in text
+
+
+def test_versions_record_this_distribution_under_its_own_name():
+    """The import package is `verify`, but `verify` on the package index is another project: the distribution
+    has its own name, and the JSON's versions record that one (None when run from a never-installed tree)."""
+    import sys
+    from importlib import metadata
+    from pathlib import Path
+
+    from tests.conftest import ROOT
+    from verify.versions import DISTRIBUTION, package_versions
+
+    toml = __import__("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    project = toml.loads((Path(ROOT) / "pyproject.toml").read_text())["project"]
+    assert project["name"] == DISTRIBUTION != "verify"
+    recorded = package_versions()
+    assert "verify" not in recorded and DISTRIBUTION in recorded
+    try:
+        assert recorded[DISTRIBUTION] == metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        assert recorded[DISTRIBUTION] is None
