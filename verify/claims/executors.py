@@ -6,14 +6,16 @@ in the order given, whatever order they finish in; `progress(done, total, label)
 each completes. Ctrl-C cancels what is still running and raises `Interrupted` carrying the
 results that had arrived.
 
-By default the tasks run in this process: a local cluster costs about 2 s of start-up (processes
-that import numpy, SymPy and Hypothesis) and only pays for itself on a long search. It is started
-by default when there are at least `MIN_TASKS_FOR_CLUSTER` tasks (a `theorem2` search has
-21 + 0.03 × samples of them: the crossover measured by benchmarks/scaling.py lies between
-`--samples` 1000 and 2000 on 2 cores), with one worker per usable core; `workers` or `scheduler`
-ask for Dask explicitly. A local cluster has at most one worker per usable core (the tasks are
-CPU-bound: more processes only add start-up time and memory), no dashboard, listens on loopback
-ports the system chooses (never 8787), and nothing from Dask, Tornado or Bokeh reaches stderr.
+By default the tasks run in this process: a local cluster costs seconds of start-up (each worker
+imports numpy, SciPy, SymPy, Hypothesis and Dask: 1.5 s of CPU) and about 1.5–2× the CPU time of the
+same tasks in process, so it pays only on a long search with idle cores. It is started by default
+when there are at least `MIN_TASKS_FOR_CLUSTER` tasks (a `theorem2` search has 21 + 0.03 × samples
+of them, so from `--samples` 4000), with one worker per usable core; `workers` or `scheduler` ask for
+Dask explicitly. Measured with benchmarks/scaling.py on a shared 2-core machine under a load of 6–9,
+two workers took 1.61×, 1.43× and 1.23× the in-process wall time at `--samples` 1000, 2000 and 4000.
+A local cluster has at most one worker per usable core (the tasks are CPU-bound: more processes only
+add start-up time and memory), no dashboard, listens on loopback ports the system chooses (never
+8787), and nothing from Dask, Tornado or Bokeh reaches stderr.
 """
 import contextlib
 import logging
@@ -27,7 +29,7 @@ from urllib.parse import urlsplit
 from verify.errors import InputError
 
 CONNECT_TIMEOUT = 5  # seconds to reach a scheduler and hear its answer before saying it is unreachable
-MIN_TASKS_FOR_CLUSTER = 60  # fewer tasks run in process by default (theorem2: --samples below about 1300)
+MIN_TASKS_FOR_CLUSTER = 140  # fewer tasks run in process by default (theorem2: --samples below about 4000)
 QUIET = logging.CRITICAL + 1  # above every level Dask logs at
 NOISY_LOGGERS = ("distributed", "tornado", "tornado.application", "bokeh")
 
