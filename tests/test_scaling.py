@@ -29,6 +29,7 @@ def _comparable(report):
     return data
 
 
+@pytest.mark.skipif(executors.usable_cores() < 2, reason="a local cluster of two workers needs two cores here")
 def test_report_is_the_same_in_process_on_a_local_cluster_and_on_a_scheduler(tmp_path):
     from dask.distributed import LocalCluster
 
