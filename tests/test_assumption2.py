@@ -10,11 +10,12 @@ from hypothesis import strategies as st
 from tests.conftest import run_cli
 from tests.test_cli import assert_one_line_error
 from verify.claims import assumption2_claims as a2_claims
+from verify.claims.registry import REGISTRY
+from verify.errors import InputError
 from verify.numerics import assumption2 as a2
 from verify.numerics.model import orthonormal_keys
-from verify.claims.registry import REGISTRY
 
-SPEC_A2_IDS = ["A2.dim", "A2.seq", "A2.decouple", "T2.up"]
+A2_IDS = ["A2.dim", "A2.seq", "A2.decouple", "T2.up"]
 
 
 @pytest.mark.parametrize("d, satisfiable", [(10, False), (12, True)])
@@ -54,12 +55,12 @@ def test_construction_reaches_the_bounds(rows, d, seed):
 
 
 def test_symbolic_rank_proof_covers_its_sizes():
-    assert a2_claims.symbolic_rank_proof() == [f"{r}×{d}" for r, d in a2_claims.SYMBOLIC_SIZES]
+    assert a2.symbolic_rank_proof() == [f"{r}×{d}" for r, d in a2.SYMBOLIC_SIZES]
 
 
 def test_symbolic_proof_would_catch_a_full_rank_size():
     """d = nN is not singular: the proof must not 'prove' it (the check is not vacuous)."""
-    assert a2_claims.symbolic_rank_proof(((2, 2),)) == []
+    assert a2.symbolic_rank_proof(((2, 2),)) == []
 
 
 @given(st.integers(2, 3), st.integers(2, 3), st.integers(0, 10**6), st.data())
@@ -68,6 +69,16 @@ def test_cauchy_interlacing_under_parameterized(n, N, seed, data):
     result = a2.under_parameterized(n, N, d, np.random.default_rng(seed))
     assert result.interlacing_holds
     assert result.kappa_lower <= result.kappa * (1 + 1e-9) and result.kappa <= result.kappa_upper * (1 + 1e-9)
+
+
+def test_interlacing_is_equality_at_d_equal_nN_and_refused_above():
+    """KᵀK = I_d with d = nN makes K orthogonal: KᵀMK has M's spectrum, the margin is 0 and κ sits on its bounds.
+    Above nN no K has orthonormal columns: the maths refuses it (the claim T2.up chooses d < nN itself)."""
+    result = a2.under_parameterized(2, 3, 6, np.random.default_rng(1))
+    assert result.interlacing_holds and abs(result.worst_interlacing_margin) < 1e-12
+    with pytest.raises(InputError) as refused:
+        a2.under_parameterized(2, 3, 7, np.random.default_rng(1))
+    assert refused.value.parameter == "d"
 
 
 def test_per_sequence_leaves_cross_blocks():
@@ -93,7 +104,7 @@ def test_decoupling_exact_iff_assumption_2(d):
 
 def test_registry_has_every_a2_claim_with_a_checker():
     small = a2_claims.Settings(n=2, N=2, ds=(2, 3, 4, 5), samples=6)
-    for claim_id in SPEC_A2_IDS:
+    for claim_id in A2_IDS:
         claim = REGISTRY[claim_id]
         assert claim.checker is not None and claim.command == "assumption2"
         verdict, evidence = claim.checker(np.random.default_rng(0), small)
@@ -106,7 +117,7 @@ def test_default_sweep_json_and_plot(tmp_path):
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["command"] == "assumption2" and data["versions"]["numpy"]
-    assert {c["id"] for c in data["claims"]} == set(SPEC_A2_IDS)
+    assert {c["id"] for c in data["claims"]} == set(A2_IDS)
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -117,11 +128,58 @@ def test_default_sweep_json_and_plot(tmp_path):
     ["--n", "3", "--N", "4", "--d", "2.5"],
     ["--n", "3", "--N", "4", "--d", "10000000"],
     ["--n", "5000", "--N", "5000", "--d", "3"],
+    ["--n", "3", "--N", "5000", "--d", "10"],
+    ["--n", "3", "--N", "300", "--d", "1000"],
+    ["--n", "3", "--N", "1", "--d", "5"],
+    ["--N", "5000"],
+    ["--seed", "-1"],
+    ["--samples", "10000000"],
+    ["--plot", "x.png", "--claim", "A2.dim"],
+    ["--plot", "x.png", "--n", "3", "--N", "4", "--d", "10"],
     ["--claim", "T2.eq47.max"],
     ["--claim", "A9.none"],
 ])
 def test_bad_input(args, tmp_path):
     assert_one_line_error(run_cli("assumption2", *args))
+
+
+@pytest.mark.parametrize("n, N, d, parameter", [
+    (3, 5000, 10, "N"), (5000, 3, 10, "n"), (2, 2, a2.MAX_D + 1, "d"), (20, 50, a2.MAX_D, "d"), (1, 4, 4, "n"),
+    (3, 1, 5, "N"),
+])
+def test_sizes_beyond_the_bounds_name_their_parameter(n, N, d, parameter):
+    with pytest.raises(InputError) as refused:
+        a2_claims.check_dimensions(n, N, d)
+    assert refused.value.parameter == parameter
+    assert f"{parameter} = {locals()[parameter]}" in str(refused.value) or f"{n}·{N}" in str(refused.value)
+
+
+def test_the_largest_sizes_allowed_are_accepted():
+    for n, N, d in ((2, 50, a2.MAX_D), (2, a2.MAX_ROWS // 2, a2.MAX_ROWS_TIMES_D // a2.MAX_ROWS), (2, 2, 1)):
+        a2.check_sizes(n, N, d)
+
+
+@pytest.mark.parametrize("settings, parameter", [
+    (a2_claims.Settings(ds=(12, 13)), "ds"),  # no d < nN: T2.up and A2.decouple have nothing to compare
+    (a2_claims.Settings(ds=(3, 4)), "ds"),  # no d ≥ nN
+    (a2_claims.Settings(ds=()), "ds"),
+    (a2_claims.Settings(samples=a2_claims.MAX_SAMPLES + 1), "samples"),
+    (a2_claims.Settings(samples=0), "samples"),
+    (a2_claims.Settings(N=5000), "N"),
+])
+def test_a_sweep_the_claims_cannot_use_is_refused(settings, parameter):
+    with pytest.raises(InputError) as refused:
+        a2_claims.run_assumption2(0, settings, workers=1)
+    assert refused.value.parameter == parameter
+
+
+def test_library_refuses_a_negative_seed_and_unknown_claims():
+    for call, parameter in ((lambda: a2_claims.run_assumption2(-1, workers=1), "seed"),
+                            (lambda: a2_claims.check_dimensions(3, 4, 10, seed=-1), "seed"),
+                            (lambda: a2_claims.run_assumption2(0, claim_ids=["T2.eq47.max"], workers=1), "claim")):
+        with pytest.raises(InputError) as refused:
+            call()
+        assert refused.value.parameter == parameter
 
 
 def test_plot_into_missing_folder_writes_nothing(tmp_path):

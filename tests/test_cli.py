@@ -123,3 +123,73 @@ def assert_one_line_error(out):
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1, out.stderr
     assert "Traceback" not in out.stderr and lines[0].startswith("verify: error:")
+
+
+@pytest.mark.parametrize("args", [["theorem2", "--samples", "5", "--claim", "T2.swapped"], ["experiments", "losses"],
+                                  ["export-latex"], ["theorem2", "--samples", "5", "--example-db"]])
+def test_an_empty_folder_name_is_refused_and_nothing_is_written(tmp_path, args):
+    flag = "--example-db" if args[-1] == "--example-db" else "--out"
+    out = run_cli(*(args if flag == "--example-db" else args + ["--out"]), "", cwd=str(tmp_path))
+    assert_one_line_error(out)
+    assert flag in out.stderr and "''" in out.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_case_mode_refuses_the_multi_example_claim(tmp_path):
+    case = write(tmp_path, "case.json", {"logits": ["0", "-1"], "H": GOOD_H})
+    out = run_cli("theorem2", "--case", case, "--claim", "T2.multi")
+    assert_one_line_error(out)
+    assert "T2.multi" in out.stderr and "--claim" in out.stderr
+
+
+def test_check_json_records_command_versions_and_precision(tmp_path):
+    run_cli("theorem2", "--samples", "10", "--claim", "T2.swapped", "--out", str(tmp_path))
+    certificate = next(tmp_path.glob("T2.swapped.*.json"))
+    out = run_cli("check", str(certificate), "--json")
+    data = json.loads(out.stdout)
+    assert out.returncode == 0 and data["confirmed"] is True
+    assert data["command"] == "check" and data["versions"]["numpy"] and data["bits"] >= 166  # ≥ 50 digits
+    assert "seed" in data
+
+
+def test_every_option_has_help_and_the_top_help_names_no_outside_file():
+    from verify.arguments import build_parser
+
+    parser = build_parser()
+    assert "SPEC" not in parser.description and "Softmax" in parser.description
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    for name, command in commands.items():
+        for action in command._actions:
+            assert action.help, f"{name} {action.option_strings or action.dest} has no help text"
+
+
+def test_theorem2_help_explains_the_readings_and_every_verdict():
+    out = run_cli("theorem2", "--help")
+    assert out.returncode == 0
+    text = " ".join(out.stdout.split())
+    assert "tangent-exact L, μ are the extreme eigenvalues of H restricted to T = 1^⊥" in text
+    assert "ambient-bounds any constants with μI ≼ H ≼ LI on Rⁿ" in text
+    for verdict in ("PROVED", "CERTIFIED", "HOLDS", "REFUTED", "INCONCLUSIVE", "INTERRUPTED"):
+        assert f" {verdict} " in text
+    assert "Z3 and cvc5" in text and "SymPy" in text
+
+
+def test_versions_record_this_distribution_under_its_own_name():
+    """The import package is `verify`, but `verify` on the package index is another project: the distribution
+    has its own name, and the JSON's versions record that one (None when run from a never-installed tree)."""
+    import sys
+    from importlib import metadata
+    from pathlib import Path
+
+    from tests.conftest import ROOT
+    from verify.versions import DISTRIBUTION, package_versions
+
+    toml = __import__("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    project = toml.loads((Path(ROOT) / "pyproject.toml").read_text())["project"]
+    assert project["name"] == DISTRIBUTION != "verify"
+    recorded = package_versions()
+    assert "verify" not in recorded and DISTRIBUTION in recorded
+    try:
+        assert recorded[DISTRIBUTION] == metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        assert recorded[DISTRIBUTION] is None

@@ -1,16 +1,20 @@
 """Searches on Dask: the same report in process, on a local cluster and on a scheduler the test starts;
-bad scaling options get one line; Ctrl-C exits 130 with the report so far."""
+the default runs in process unless the work is long; a cluster is silent; bad scaling options get one
+line; Ctrl-C exits 130 with one line (and the report so far), whenever it comes."""
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT, run_cli
 from tests.test_cli import assert_one_line_error
+from verify.claims import executors
 from verify.claims.theorem2 import run_theorem2
 
 SMALL = dict(seed=4, samples=60, claim_ids=["T2.eq47.max", "T2.swapped", "T2.multi"])
@@ -25,6 +29,7 @@ def _comparable(report):
     return data
 
 
+@pytest.mark.skipif(executors.usable_cores() < 2, reason="a local cluster of two workers needs two cores here")
 def test_report_is_the_same_in_process_on_a_local_cluster_and_on_a_scheduler(tmp_path):
     from dask.distributed import LocalCluster
 
@@ -83,3 +88,124 @@ def test_ctrl_c_exits_130_with_the_report_so_far(tmp_path):
     assert report["interrupted"] is True
     assert "Traceback" not in err
     assert all(c["verdict"] in ("INTERRUPTED", "REFUTED", "HOLDS") for c in report["claims"])
+
+
+def test_the_default_search_runs_in_process_without_loading_dask(tmp_path):
+    """The default theorem2 search (300 samples) is too short to gain from a cluster: Dask is never imported."""
+    code = ("import sys; from verify.claims.theorem2 import run_theorem2; "
+            f"run_theorem2(samples=300, claim_ids=['T2.eq47.min'], out_dir={str(tmp_path)!r}); "
+            "print('distributed' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.stdout.strip() == "False", out.stderr
+
+
+@pytest.mark.skipif(executors.usable_cores() < 2, reason="a local cluster needs two cores here")
+def test_a_long_search_starts_a_cluster_by_default():
+    chosen = executors.executor_for(tasks=executors.MIN_TASKS_FOR_CLUSTER)
+    try:
+        assert isinstance(chosen, executors.DaskExecutor) and len(chosen.client.scheduler_info()["workers"]) >= 2
+    finally:
+        chosen.close()
+    assert isinstance(executors.executor_for(tasks=executors.MIN_TASKS_FOR_CLUSTER - 1), executors.InProcess)
+
+
+@pytest.mark.skipif(executors.usable_cores() < 2, reason="a local cluster needs two cores here")
+def test_a_cluster_prints_nothing_while_port_8787_is_taken(tmp_path):
+    held = socket.socket()
+    try:
+        held.bind(("127.0.0.1", 8787))
+        held.listen()
+    except OSError:  # another program holds it already: the condition under test
+        pass
+    try:
+        out = run_cli("theorem2", "--workers", "2", "--samples", "20", "--claim", "T2.swapped", "--out", str(tmp_path))
+    finally:
+        held.close()
+    assert out.returncode == 0 and "REFUTED" in out.stdout
+    assert out.stderr == ""
+
+
+@pytest.mark.parametrize("args, named", [
+    (["--workers", "1000"], "1000"),
+    (["--scheduler", ""], "''"),
+    (["--scheduler", "tls://127.0.0.1:8786"], "tls://127.0.0.1:8786"),
+    (["--scheduler", "inproc://10.0.0.1/1/1"], "inproc://10.0.0.1/1/1"),
+    (["--scheduler", "127.0.0.1:8786"], "127.0.0.1:8786"),
+    (["--scheduler", "tcp://127.0.0.1"], "tcp://127.0.0.1"),
+    (["--workers", "2", "--scheduler", "tcp://127.0.0.1:9"], "2"),
+])
+def test_executor_bounds_are_one_line_and_start_nothing(args, named, tmp_path):
+    started = time.perf_counter()
+    out = run_cli("theorem2", *args, "--samples", "5", "--out", str(tmp_path))
+    assert_one_line_error(out)
+    assert named in out.stderr and time.perf_counter() - started < 30
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_scheduler_that_never_answers_is_one_line_within_the_connect_timeout(tmp_path):
+    """A port that accepts the connection and says nothing (Dask's own handshake would wait forever)."""
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen()
+    address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+    started = time.perf_counter()
+    try:
+        out = run_cli("theorem2", "--scheduler", address, "--samples", "5", "--out", str(tmp_path), timeout=60)
+    finally:
+        silent.close()
+    assert time.perf_counter() - started < executors.CONNECT_TIMEOUT + 15
+    assert_one_line_error(out)
+    assert address in out.stderr
+
+
+def _live_members(group):
+    """Processes of a process group that are still running (zombies excluded)."""
+    alive = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":
+            alive.append(stat.parent.name)
+    return alive
+
+
+@pytest.mark.skipif(executors.usable_cores() < 2 or not Path("/proc").exists(), reason="needs two cores and /proc")
+@pytest.mark.parametrize("delay", [1.0, 3.0, 8.0])
+def test_ctrl_c_to_the_whole_group_is_one_line_and_130_whenever_it_comes(delay, tmp_path):
+    """A terminal's Ctrl-C reaches every process of the group, Dask's workers too: during start-up, the search or
+    shut-down, the run ends with status 130, one line on stderr, and no process left running."""
+    process = subprocess.Popen([sys.executable, "-m", "verify", "theorem2", "--workers", "2", "--samples", "100000",
+                                "--out", str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    time.sleep(delay)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130 and len(err.strip().splitlines()) == 1, err[-3000:]
+    assert err.startswith("verify: interrupted")
+    deadline = time.perf_counter() + 10
+    while _live_members(process.pid) and time.perf_counter() < deadline:
+        time.sleep(0.2)
+    assert not _live_members(process.pid)
+
+
+def test_a_ctrl_c_while_the_program_ends_exits_130_with_one_line(tmp_path):
+    """After the report is printed, the process still cleans up (here an exit hook that takes 30 s):
+    a Ctrl-C then ends it at once with status 130 and one line, not by the signal."""
+    code = ("import atexit, runpy, sys, time; atexit.register(time.sleep, 30); "
+            f"sys.argv = ['verify', 'theorem2', '--samples', '5', '--claim', 'T2.swapped', '--workers', '1', "
+            f"'--out', {str(tmp_path)!r}]; runpy.run_module('verify', run_name='__main__')")
+    process = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    finished = tmp_path / "T2.swapped.tangent-exact.json"
+    deadline = time.perf_counter() + 120
+    while not finished.exists() and time.perf_counter() < deadline:
+        time.sleep(0.2)
+    time.sleep(3)  # the report is printed, the exit hook is sleeping
+    started = time.perf_counter()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=20)
+    assert time.perf_counter() - started < 10
+    assert process.returncode == 130, (process.returncode, err[-2000:])
+    assert err.strip() == "verify: interrupted" and "REFUTED" in out

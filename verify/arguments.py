@@ -41,12 +41,25 @@ def _dps(text):
     return value
 
 
+def _folder(flag):
+    """A folder name that is not empty (an empty one would mean the current folder, unasked)."""
+    def parse(text):
+        from verify.errors import InputError
+
+        if not text.strip():
+            raise InputError(f"{flag} {text!r} is empty; give a folder name (`{flag} .` for the current folder)")
+        return text
+
+    return parse
+
+
 def _writable_dir(flag):
     def parse(text):
         import tempfile
 
         from verify.errors import InputError
 
+        _folder(flag)(text)
         try:
             Path(text).mkdir(parents=True, exist_ok=True)
             tempfile.TemporaryFile(dir=text).close()  # the folder must take a file, not only look writable
@@ -59,8 +72,13 @@ def _writable_dir(flag):
 
 
 def _add_scaling(parser, example_db=True):
-    parser.add_argument("--workers", type=_positive_int("--workers"), help="worker processes (default: this machine's cores; 1 runs in process)")
-    parser.add_argument("--scheduler", metavar="ADDRESS", help="run on an existing Dask scheduler (tcp://HOST:PORT)")
+    parser.add_argument("--workers", type=_positive_int("--workers"),
+                        help="worker processes of a local Dask cluster, at most this machine's cores (default: this "
+                             "process, or a cluster of every core when the work is long enough to gain from it; "
+                             "1: this process)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run on a running Dask scheduler at tcp://HOST:PORT (`dask scheduler`; its workers need "
+                             "this package); refused if it does not answer within 5 s")
     if example_db:
         parser.add_argument("--example-db", metavar="DIR", type=_writable_dir("--example-db"),
                             help="Hypothesis example database: a rerun replays earlier counterexamples first")
@@ -69,46 +87,79 @@ def _add_scaling(parser, example_db=True):
 def _add_search(parser):
     """The options of a claim search (theorem2, claims)."""
     parser.add_argument("--claim", metavar="ID", action="append", help="only this claim (repeatable)")
-    parser.add_argument("--seed", type=int, default=0, help="random and Hypothesis seed (default 0)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the random cases and of Hypothesis (default 0): same seed, same report")
     parser.add_argument("--samples", type=_positive_int("--samples"), default=300, help="random cases per claim (default 300)")
     parser.add_argument("--dps", type=_dps, default=50, help=f"digits for re-decisions and certificates (≥ {MIN_DPS}, default 50)")
-    parser.add_argument("--out", metavar="DIR", default="certificates", help="folder for certificates (default ./certificates)")
+    parser.add_argument("--out", metavar="DIR", type=_folder("--out"), default="certificates",
+                        help="folder for certificates (default ./certificates)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     parser.add_argument("--strict", action="store_true", help="exit 1 if any claim is REFUTED")
     _add_scaling(parser)
 
 
+READINGS_HELP = """readings of L and μ in Theorem 2:
+  tangent-exact   L, μ are the extreme eigenvalues of H restricted to T = 1^⊥
+  ambient-bounds  any constants with μI ≼ H ≼ LI on Rⁿ (the search takes H's
+                  extreme eigenvalues on Rⁿ; a case file may give "L", "mu")
+"""
+
+VERDICTS_HELP = """verdicts:
+  PROVED        the claim follows for every case of its domain from cited
+                facts: decided unsat by both Z3 and cvc5, or by SymPy's
+                exact algebra
+  CERTIFIED     holds on a whole box of cases, shown with ball arithmetic
+  HOLDS         no counterexample in the stated random and adversarial
+                (Hypothesis) search
+  REFUTED       a counterexample, shrunk to the smallest n and simplest
+                numbers, re-checked at ≥ 50 digits and saved as a
+                certificate that `verify check` confirms
+  INCONCLUSIVE  a float64 failure that higher precision or the independent
+                check did not confirm
+  INTERRUPTED   Ctrl-C came before the claim was decided (exit status 130)
+"""
+
+
 def build_parser():
     """The argparse parser of every sub-command (bad values raise InputError, one line)."""
-    parser = _Parser(prog="verify", description="Check the mathematics of the softmax-attention GD paper (see SPEC.md).")
+    parser = _Parser(prog="verify", description="Checks the mathematics of \"Gradient Descent and Attention Models: "
+                     "Challenges Posed by the Softmax Function\": softmax Jacobians, the condition-number bounds of "
+                     "Theorem 2 and Assumption 2, with SymPy derivations, rigorous ball arithmetic and Hypothesis "
+                     "counterexample search. Each command has --help.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    t2 = commands.add_parser("theorem2", help="Theorem 2 / Eq. (47): verdict table for every claim (the main job)")
+    t2 = commands.add_parser("theorem2", help="Theorem 2 / Eq. (47): verdict table for every claim (the main job)",
+                             description="Search every Theorem 2 claim under both readings of L, μ for counterexamples\n"
+                                         "(random cases, then Hypothesis), or evaluate one case file (--case).",
+                             epilog=READINGS_HELP + "\n" + VERDICTS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     t2.add_argument("--case", metavar="FILE.json", help="evaluate one configuration instead of searching")
     _add_search(t2)
 
-    uc = commands.add_parser("claims", help="decide your own claims, stated in a TOML claim file")
+    uc = commands.add_parser("claims", help="decide your own claims, stated in a TOML claim file", epilog=VERDICTS_HELP,
+                             formatter_class=argparse.RawDescriptionHelpFormatter)
     uc.add_argument("file", metavar="FILE.toml", help="[[claim]] tables: id, statement, holds, n, hessian")
     _add_search(uc)
 
-    a2 = commands.add_parser("assumption2", help="Assumption 2: which readings d allows, and what breaks without it")
+    a2 = commands.add_parser("assumption2", help="Assumption 2: which readings d allows, and what breaks without it",
+                             epilog=VERDICTS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     a2.add_argument("--n", type=_positive_int("--n"), help="tokens per sequence (with --N and --d: one user's dimensions)")
     a2.add_argument("--N", type=_positive_int("--N"), help="number of sequences")
     a2.add_argument("--d", type=_positive_int("--d"), help="key dimension")
-    a2.add_argument("--seed", type=int, default=0)
+    a2.add_argument("--seed", type=int, default=0, help="seed of the random keys and cases (default 0): same seed, same report")
     a2.add_argument("--samples", type=_positive_int("--samples"), default=40, help="random cases per check (default 40)")
     a2.add_argument("--claim", metavar="ID", action="append", help="only this claim (repeatable)")
-    a2.add_argument("--json", action="store_true")
+    a2.add_argument("--json", action="store_true", help="print one JSON object (with the seed and package versions) "
+                                                         "instead of the table")
     a2.add_argument("--plot", metavar="FILE.png", help="plot the decoupling errors against d/(nN)")
     _add_scaling(a2, example_db=False)
 
     derive = commands.add_parser("derive", help="derivations D1–D6 and A2 with their symbolic and numeric checks")
     derive.add_argument("ids", nargs="*", metavar="ID", help="derivation ids (default: all)")
-    derive.add_argument("--json", action="store_true")
+    derive.add_argument("--json", action="store_true", help="print one JSON object instead of the text")
     derive.add_argument("--strict", action="store_true", help="exit 1 if a check fails")
 
     export = commands.add_parser("export-latex", help="write derivations.tex and one snippet per derivation")
-    export.add_argument("--out", metavar="DIR", default="derivations", help="folder (default derivations/)")
+    export.add_argument("--out", metavar="DIR", type=_folder("--out"), default="derivations", help="folder (default derivations/)")
     export.add_argument("--claims", metavar="FILE.toml", help="add the claims of a claim file to the document")
 
     experiments = commands.add_parser("experiments", help="reviewer-requested experiments: CSVs, plots and summary.md")
@@ -116,10 +167,10 @@ def build_parser():
                              help="optimizers, conditioning, estimation, sparse-target, losses, joint, regimes (default: "
                                   "all); or transformer alone: R along the training of a character transformer (JAX)")
     size = experiments.add_mutually_exclusive_group()
-    size.add_argument("--quick", action="store_true", help="small sweeps, all experiments in under 3 minutes (default)")
+    size.add_argument("--quick", action="store_true", help="small sweeps (the default)")
     size.add_argument("--full", action="store_true", help="larger sweeps")
-    experiments.add_argument("--out", metavar="DIR", default="results", help="output folder (default results/)")
-    experiments.add_argument("--seed", type=int, default=0)
+    experiments.add_argument("--out", metavar="DIR", type=_folder("--out"), default="results", help="output folder (default results/)")
+    experiments.add_argument("--seed", type=int, default=0, help="seed of every random draw (default 0): same seed, same numbers")
     experiments.add_argument("--steps", type=_positive_int("--steps"), help="steps per run (overrides the preset)")
     experiments.add_argument("--n", type=_positive_int("--n"), help="tokens per sequence (overrides the preset)")
     experiments.add_argument("--N", type=_positive_int("--N"), help="sequences (overrides the preset)")
@@ -132,11 +183,11 @@ def build_parser():
 
     spectrum = commands.add_parser("spectrum", help="eigenvalues of J(z) by the secular equation; κ of J and of J H J on T")
     spectrum.add_argument("file", metavar="FILE.json", help='{"z": [...]} or {"logits": [...]}, optional "H"')
-    spectrum.add_argument("--json", action="store_true")
+    spectrum.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     spectrum.add_argument("--dps", type=_dps, default=30, help=f"digits (≥ {MIN_DPS}, default 30)")
 
     check = commands.add_parser("check", help="re-verify a certificate from scratch (ball arithmetic, ≥ 50 digits)")
-    check.add_argument("file", metavar="FILE")
+    check.add_argument("file", metavar="FILE", help="a certificate (JSON) written by theorem2 or claims")
     check.add_argument("--claims", metavar="FILE.toml", help="for a user claim's certificate: the claim file it must match")
-    check.add_argument("--json", action="store_true")
+    check.add_argument("--json", action="store_true", help="print one JSON object (with the package versions) instead of a line")
     return parser

@@ -7,6 +7,38 @@ from pathlib import Path
 
 
 def main(argv=None):
+    """Run one command: exit status 0 (done), 1 (--strict: a claim REFUTED, a check failed), 2 (bad input: one
+    line on stderr), 130 (Ctrl-C, whenever it came: one line on stderr), 141 (the reader of stdout left).
+    Called as the program (argv None: `python -m verify`, the `verify` script), a Ctrl-C that comes while
+    the process ends (Dask's clean-up, flushing the output) also ends it with status 130."""
+    try:
+        try:
+            status = _run(argv)
+        except KeyboardInterrupt:
+            print("verify: interrupted", file=sys.stderr)
+            status = 130
+    except KeyboardInterrupt:  # a second Ctrl-C while the first was reported
+        status = 130
+    if argv is None:
+        import functools
+        import signal
+
+        signal.signal(signal.SIGINT, functools.partial(_interrupted_at_exit, status))
+    return status
+
+
+def _interrupted_at_exit(status, *_):
+    """SIGINT handler once the command is done: one line (unless one was printed), exit 130 at once."""
+    try:
+        sys.stdout.flush()
+        if status != 130:
+            print("verify: interrupted", file=sys.stderr, flush=True)
+    except OSError:  # the reader left: nothing more to say
+        pass
+    os._exit(130)
+
+
+def _run(argv):
     from verify.arguments import FLAGS, build_parser
     from verify.errors import InputError
 
@@ -21,9 +53,6 @@ def main(argv=None):
         flag = f"{FLAGS.get(error.parameter, '')}: " if error.parameter in FLAGS else ""
         print(f"verify: error: {flag}{error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("verify: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:  # the reader (say `| head`) left early: stop quietly, as the Python docs advise
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
@@ -33,9 +62,14 @@ def main(argv=None):
 
 
 def cmd_theorem2(args):
-    for claim_id in args.claim or ():
-        get_claim_for("theorem2", claim_id)
+    claims = [get_claim_for("theorem2", claim_id) for claim_id in args.claim or ()]
     if args.case:
+        from verify.errors import InputError
+
+        for claim in claims:
+            if claim.multi:
+                raise InputError(f"claim {claim.id} needs several examples and a case file holds one; run it without "
+                                 "--case (the search decides it), or choose another --claim", "claim")
         return _theorem2_case(args)
     from verify.atomic import check_out_dir
 
@@ -96,7 +130,10 @@ def cmd_check(args):
 
     result = check_certificate(args.file, args.claims)
     if args.json:
-        print(json.dumps({"file": args.file, "confirmed": result.confirmed, "reason": result.reason, "bits": result.bits}))
+        from verify.versions import package_versions
+
+        print(json.dumps({"command": "check", "file": args.file, "confirmed": result.confirmed, "reason": result.reason,
+                          "bits": result.bits, "seed": None, "versions": package_versions()}))  # no randomness: no seed
     else:
         print(f"{'CONFIRMED' if result.confirmed else 'NOT CONFIRMED'}: {args.file}: {result.reason} ({result.bits}-bit balls)")
     return 0 if result.confirmed else 1
@@ -118,13 +155,16 @@ def cmd_spectrum(args):
 
 
 def cmd_assumption2(args):
-    from verify.claims import assumption2
-    from verify.claims.assumption2_claims import Settings
+    from verify.claims import assumption2_claims as assumption2
     from verify.errors import InputError
 
     dims = (args.n, args.N, args.d)
     if any(v is not None for v in dims) and not all(v is not None for v in dims):
         raise InputError("give all three of --n, --N and --d (one user's dimensions), or none for the default sweep")
+    if args.plot and args.n is not None:
+        raise InputError("--plot draws the default sweep over d; drop --n --N --d to plot it")
+    if args.plot and args.claim and "A2.decouple" not in args.claim:
+        raise InputError("--plot draws the A2.decouple sweep; include --claim A2.decouple or drop --claim")
     if args.plot:
         _check_plot_path(args.plot)
     from verify.render import assumption2_dimensions_table
@@ -138,12 +178,10 @@ def cmd_assumption2(args):
         return 0
     for claim_id in args.claim or ():
         get_claim_for("assumption2", claim_id)
-    settings = Settings(samples=args.samples)
+    settings = assumption2.Settings(samples=args.samples)
     with _LazyProgress("checking") as progress:
         report = assumption2.run_assumption2(args.seed, settings, args.claim, progress, args.workers, args.scheduler)
-    if args.plot:
-        if not any(c.id == "A2.decouple" for c in report.claims):
-            raise InputError("--plot draws the A2.decouple sweep; include --claim A2.decouple or drop --claim")
+    if args.plot and not report.interrupted:
         from verify.plots import plot_decoupling
 
         plot_decoupling(report, args.plot)
@@ -276,7 +314,11 @@ class _LazyProgress:
             from rich.console import Console
             from rich.progress import Progress
 
-            self.bar = Progress(console=Console(stderr=True), transient=True)
+            console = Console(stderr=True)
+            if not console.is_terminal:  # a bar in a log or a pipe is noise (rich ends it with a blank line)
+                self.delay = float("inf")
+                return
+            self.bar = Progress(console=console, transient=True)
             self.bar.start()
             self.task = self.bar.add_task(self.title, total=total)
         self.bar.update(self.task, completed=done, description=f"{self.title}: {label}")

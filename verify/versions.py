@@ -2,12 +2,14 @@
 import platform
 from importlib import metadata
 
-PACKAGES = ("verify", "numpy", "scipy", "sympy", "mpmath", "hypothesis", "python-flint", "rich", "matplotlib", "numba",
+DISTRIBUTION = "softmax-attention-verify"  # this project's name on the package index (its import package is `verify`)
+PACKAGES = (DISTRIBUTION, "numpy", "scipy", "sympy", "mpmath", "hypothesis", "python-flint", "rich", "matplotlib", "numba",
             "distributed", "jax", "optax")
 
 
 def package_versions():
-    """Python's and every key package's version (recorded in every JSON output)."""
+    """Python's and every key package's version (recorded in every JSON output); None for one not installed
+    (this project's own when it runs from a source tree that was never installed)."""
     versions = {"python": platform.python_version()}
     for name in PACKAGES:
         try:

@@ -1,41 +1,65 @@
-"""The Assumption 2 claims of SPEC §3 (A2.dim, A2.seq, A2.decouple, T2.up) as data, with their checkers.
+"""Assumption 2 in the claims layer: the claims A2.dim, A2.seq, A2.decouple and T2.up as records with
+their checkers, and the `assumption2` command's library API (the default sweep; one user's dimensions).
 
-A checker takes (rng, settings) and returns (verdict, evidence); the mathematics it checks
-lives in verify.numerics.assumption2.
+A checker takes (rng, settings) and returns (verdict, evidence); the mathematics it checks lives in
+verify.numerics.assumption2. Which d each claim is about is decided here: T2.up and the least
+violations of A2.dim are about d < nN, the decoupled formulas of A2.decouple compare d ≥ nN with d < nN,
+and A2.seq needs d ≥ n.
 """
+import time
 from dataclasses import dataclass
 
+import mpmath as mp
 import numpy as np
 
+from verify.claims.executors import run_tasks
 from verify.claims.record import Claim
-from verify.claims.results import RecordEvidence
-from verify.numerics.assumption2 import (ROUNDING, cross_block_size, decoupling, least_violation_bound,
-                                         per_sequence_keys, under_parameterized, violation)
+from verify.claims.results import ClaimResult, InterruptedEvidence, RecordEvidence, Report
+from verify.errors import InputError
+from verify.numerics.assumption2 import (REDECIDE_DPS, ROUNDING, SYMBOLIC_SIZES, Decoupling, check_sizes,
+                                         cross_block_size, decoupling, least_violation_bound, per_sequence_keys,
+                                         readings, symbolic_rank_proof, under_parameterized, violation)
 from verify.numerics.model import orthonormal_keys
+from verify.numerics.precision import decimal
+from verify.versions import package_versions
 
-SYMBOLIC_SIZES = ((2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (4, 3))  # (nN, d) with d < nN
+MAX_SAMPLES = 10_000  # random cases per check: T2.up decides samples/10 cases at each d < nN
 
 
 @dataclass(frozen=True)
 class Settings:
-    """The Assumption 2 sweep: n, N, the key dimensions d, and random samples per check."""
+    """The Assumption 2 sweep: n, N, the key dimensions d, and random samples per check. The d must lie on
+    both sides of nN (A2.decouple compares them; T2.up is about d < nN) and reach n (A2.seq)."""
 
     n: int = 3
     N: int = 4
     ds: tuple = tuple(range(3, 25))
     samples: int = 40
 
+    def check(self):
+        """InputError unless the sweep is one the claims can be checked on, within the size and cost bounds."""
+        if isinstance(self.samples, bool) or not isinstance(self.samples, int) or not 1 <= self.samples <= MAX_SAMPLES:
+            raise InputError(f"samples = {self.samples!r} must be a whole number from 1 to {MAX_SAMPLES}", "samples")
+        ds = tuple(self.ds) if isinstance(self.ds, (tuple, list, range)) else ()
+        if not ds:
+            raise InputError(f"ds = {self.ds!r} must be a non-empty sequence of key dimensions", "ds")
+        for d in ds:
+            check_sizes(self.n, self.N, d)
+        rows = self.n * self.N
+        if min(ds) >= rows or max(ds) < rows or max(ds) < self.n:
+            raise InputError(f"ds = {list(ds)} must hold some d < nN = {rows} and some d ≥ nN (and d ≥ n = {self.n}): "
+                             "the claims compare the two sides", "ds")
 
-def symbolic_rank_proof(sizes=SYMBOLIC_SIZES):
-    """det(K Kᵀ) expands to 0 for a K of independent symbols, for each (rows, d) with d < rows."""
-    import sympy as sp
+    @property
+    def below(self):
+        """The d of the sweep with d < nN (where Assumption 2 cannot hold)."""
+        return [d for d in self.ds if d < self.n * self.N]
 
-    proved = []
-    for rows, d in sizes:
-        K = sp.Matrix(rows, d, lambda i, j: sp.Symbol(f"k_{i}_{j}"))
-        if sp.expand((K * K.T).det(method="berkowitz")) == 0:
-            proved.append(f"{rows}×{d}")
-    return proved
+
+def check_seed(seed):
+    """InputError unless `seed` is a whole number ≥ 0 (numpy's generators take no negative seed)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InputError(f"seed = {seed!r} must be a whole number ≥ 0", "seed")
 
 
 @dataclass(frozen=True)
@@ -113,7 +137,7 @@ def _search_better_keys(rng, settings):
     """Hypothesis-free random search: scaled Gaussian K never beat the rank-argument bounds."""
     rows = settings.n * settings.N
     beaten = 0
-    for d in [d for d in settings.ds if d < rows]:
+    for d in settings.below:
         for _ in range(settings.samples):
             K = rng.standard_normal((rows, d))
             U, sv, Vt = np.linalg.svd(K, full_matrices=False)
@@ -167,7 +191,7 @@ def check_decouple(rng, settings):
 def check_up(rng, settings):
     """T2.up: Cauchy interlacing of KᵀMK against M for d < nN, and the κ bounds it implies."""
     n, N = settings.n, settings.N
-    ds = [d for d in settings.ds if d < n * N]
+    ds = settings.below  # T2.up is about d < nN
     results = [under_parameterized(n, N, d, rng) for d in ds for _ in range(max(settings.samples // 10, 2))]
     evidence = UpEvidence(
         len(results),
@@ -193,47 +217,120 @@ def decoupling_json(r, rows):
     }
 
 
+def _a2_claim(claim_id, statement, latex, hypotheses, checker):
+    """An Assumption 2 claim's record: one reading, decided by its checker in the assumption2 command."""
+    return Claim(claim_id, statement, latex, hypotheses, (None,), checker=checker, command="assumption2")
+
+
 ASSUMPTION2_CLAIMS = (
-    Claim(
+    _a2_claim(
         "A2.dim",
         "K Kᵀ = I_{nN} is satisfiable iff d ≥ nN; for d < nN the least ‖K Kᵀ − I‖₂ is 1 and the least "
         "‖K Kᵀ − I‖_F is √(nN − d).",
         r"\exists K\in\mathbb{R}^{nN\times d}: KK^\top = I_{nN} \iff d \ge nN;\quad d<nN \Rightarrow "
         r"\min_K\|KK^\top - I\|_2 = 1,\ \min_K\|KK^\top - I\|_F = \sqrt{nN-d}",
         ("K ∈ R^{nN×d} real", "rank(K Kᵀ) ≤ d"),
-        (None,),
-        checker=check_dim,
-        command="assumption2",
+        check_dim,
     ),
-    Claim(
+    _a2_claim(
         "A2.seq",
         "The per-sequence reading K_i K_iᵀ = I_n needs only d ≥ n, and leaves the cross blocks "
         "J_i K_i K_jᵀ J_j ≠ 0: examples do not decouple.",
         r"K_iK_i^\top = I_n\ \forall i \text{ needs } d \ge n,\ \text{yet } J_iK_iK_j^\top J_j \ne 0 \ (i\ne j)",
         ("d ≥ n", "K_i drawn independently with orthonormal rows"),
-        (None,),
-        checker=check_seq,
-        command="assumption2",
+        check_seq,
     ),
-    Claim(
+    _a2_claim(
         "A2.decouple",
         "The decoupled preconditioner blockdiag(J_i²) and spectrum of KᵀMK = spectrum of M hold under "
         "K Kᵀ = I (d ≥ nN) and fail otherwise.",
         r"JKK^\top J = \operatorname{blockdiag}(J_i^2) \text{ and } \operatorname{spec}(K^\top MK) = "
         r"\operatorname{spec}(M) \iff KK^\top = I",
         ("square loss, student–teacher, zero residual at p*", "K as close to K Kᵀ = I as d allows"),
-        (None,),
-        checker=check_decouple,
-        command="assumption2",
+        check_decouple,
     ),
-    Claim(
+    _a2_claim(
         "T2.up",
         "Under-parameterized (d < nN, KᵀK = I_d): Cauchy interlacing λ_j(M) ≥ λ_j(KᵀMK) ≥ λ_{j+nN−d}(M), "
         "with the bounds it implies on κ.",
         r"\lambda_j(M) \ge \lambda_j(K^\top M K) \ge \lambda_{j+nN-d}(M),\quad K^\top K = I_d,\ d < nN",
         ("d < nN", "KᵀK = I_d", "M = blockdiag(J_i H_i J_i), H_i SPD"),
-        (None,),
-        checker=check_up,
-        command="assumption2",
+        check_up,
     ),
 )
+
+
+# ---------------------------------------------------------------- the assumption2 command
+
+
+@dataclass(frozen=True)
+class DimensionsReport:
+    """One user's dimensions: both readings (satisfiable, least violations, bounds) and the decoupling errors."""
+
+    n: int
+    N: int
+    d: int
+    readings: tuple
+    decoupling: Decoupling
+    seed: int
+
+    def to_json(self):
+        """Float64 measurements as shortest round-trip decimals (no fake digits); bounds exact."""
+
+        def bound(value):
+            with mp.workdps(40):
+                return decimal(mp.sqrt(mp.mpf(round(value**2))))  # the bounds are √(integer)
+
+        return {
+            "command": "assumption2", "n": self.n, "N": self.N, "d": self.d, "seed": self.seed,
+            "versions": package_versions(),
+            "readings": [{"name": r.name, "satisfiable": r.satisfiable,
+                          "least_violation_spectral": repr(float(r.least_violation_spectral)),
+                          "least_violation_frobenius": repr(float(r.least_violation_frobenius)),
+                          "bound_spectral": bound(r.bound_spectral),
+                          "bound_frobenius": bound(r.bound_frobenius)} for r in self.readings],
+            "decoupling": {key: repr(float(getattr(self.decoupling, key))) for key in
+                           ("preconditioner_rel_error", "kappa_rel_error", "rate_rel_error", "kappa_true",
+                            "kappa_decoupled", "rate_observed", "rate_decoupled", "rate_resolution")},
+        }
+
+
+def check_dimensions(n, N, d, seed=0):
+    """One user's dimensions: which readings are satisfiable, how far the decoupled formulas are off."""
+    check_sizes(n, N, d)
+    check_seed(seed)
+    rng = np.random.default_rng(seed)
+    return DimensionsReport(n, N, d, readings(n, N, d, rng), decoupling(n, N, d, rng), seed)
+
+
+def run_assumption2(seed=0, settings=None, claim_ids=None, progress=None, workers=None, scheduler=None, executor=None):
+    """The default sweep: every assumption2 claim's verdict and evidence. Each claim's checker is one
+    seeded task (`np.random.default_rng([seed, index])`), run by the executor (see run_theorem2)."""
+    settings = settings or Settings()
+    settings.check()
+    check_seed(seed)
+    started = time.perf_counter()
+    claims = _select(claim_ids)
+    tasks = [(claim.id, _check, (claim, [seed, index], settings)) for index, claim in enumerate(claims)]
+    results, interrupted = run_tasks(tasks, progress, executor, workers, scheduler)
+    outcomes = tuple(result or ClaimResult(claim.id, None, claim.statement, claim.latex, "INTERRUPTED",
+                                           InterruptedEvidence("the run was interrupted before this claim was checked"))
+                     for claim, result in zip(claims, results))
+    return Report(seed, REDECIDE_DPS, settings.samples, outcomes, time.perf_counter() - started,
+                  command="assumption2", interrupted=interrupted)
+
+
+def _select(claim_ids):
+    """The Assumption 2 claims named (all when none are); the registry imports this module, so it is not asked."""
+    if not claim_ids:
+        return ASSUMPTION2_CLAIMS
+    by_id = {claim.id: claim for claim in ASSUMPTION2_CLAIMS}
+    for claim_id in claim_ids:
+        if claim_id not in by_id:
+            raise InputError(f"claim {claim_id!r} is not an Assumption 2 claim; choose from {', '.join(by_id)}", "claim")
+    return tuple(by_id[claim_id] for claim_id in claim_ids)
+
+
+def _check(claim, seed_words, settings):
+    verdict, evidence = claim.checker(np.random.default_rng(seed_words), settings)
+    return ClaimResult(claim.id, None, claim.statement, claim.latex, verdict, evidence, None)

@@ -5,13 +5,33 @@ processes, or an existing scheduler that `dask scheduler` + `dask worker` starte
 in the order given, whatever order they finish in; `progress(done, total, label)` is called as
 each completes. Ctrl-C cancels what is still running and raises `Interrupted` carrying the
 results that had arrived.
+
+By default the tasks run in this process: a local cluster costs seconds of start-up (each worker
+imports numpy, SciPy, SymPy, Hypothesis and Dask: 1.5 s of CPU) and about 1.5–2× the CPU time of the
+same tasks in process, so it pays only on a long search with idle cores. It is started by default
+when there are at least `MIN_TASKS_FOR_CLUSTER` tasks (a `theorem2` search has 21 + 0.03 × samples
+of them, so from `--samples` 4000), with one worker per usable core; `workers` or `scheduler` ask for
+Dask explicitly. Measured with benchmarks/scaling.py on a shared 2-core machine under a load of 6–9,
+two workers took 1.61×, 1.43× and 1.23× the in-process wall time at `--samples` 1000, 2000 and 4000.
+A local cluster has at most one worker per usable core (the tasks are CPU-bound: more processes only
+add start-up time and memory), no dashboard, listens on loopback ports the system chooses (never
+8787), and nothing from Dask, Tornado or Bokeh reaches stderr.
 """
+import contextlib
+import logging
 import os
+import signal
+import threading
 import uuid
+import warnings
+from urllib.parse import urlsplit
 
 from verify.errors import InputError
 
-CONNECT_TIMEOUT = 5  # seconds to reach a scheduler before saying it is unreachable
+CONNECT_TIMEOUT = 5  # seconds to reach a scheduler and hear its answer before saying it is unreachable
+MIN_TASKS_FOR_CLUSTER = 140  # fewer tasks run in process by default (theorem2: --samples below about 4000)
+QUIET = logging.CRITICAL + 1  # above every level Dask logs at
+NOISY_LOGGERS = ("distributed", "tornado", "tornado.application", "bokeh")
 
 
 class Interrupted(Exception):
@@ -40,26 +60,69 @@ class InProcess:
         pass
 
 
+def usable_cores():
+    """The cores this process may run on (its CPU affinity where the system reports it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+@contextlib.contextmanager
+def deferred_interrupts():
+    """Ctrl-C held back while Dask starts or stops its threads and processes, then raised as
+    KeyboardInterrupt: nothing is left half-started. Threads and processes started inside have
+    SIGINT blocked, so the Ctrl-C a terminal sends to the whole process group reaches only this
+    process, never a worker (which would print its own traceback). Outside the main thread, or
+    without POSIX signal masks, nothing is deferred."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()  # started later, it would unblock SIGINT in the thread that starts it
+    pressed = []
+    previous = signal.signal(signal.SIGINT, lambda *_: pressed.append(True))
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Dask's start-up and shut-down warnings are not the user's business
+            yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a pending Ctrl-C is delivered (to `pressed`) here
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+        if pressed:
+            raise KeyboardInterrupt  # also in place of an error the interrupted start-up ran into
+
+
 class DaskExecutor:
     """Tasks as Dask futures on a local cluster of `workers` processes, or on a running scheduler."""
 
     def __init__(self, workers=None, scheduler=None):
-        from dask.distributed import Client
+        from distributed.utils import silence_logging_cmgr
+
+        self.cluster = self.client = None
+        self.quiet = contextlib.ExitStack()  # Dask's loggers stay silent for the executor's lifetime
+        for name in NOISY_LOGGERS:
+            self.quiet.enter_context(silence_logging_cmgr(QUIET, root=name))
+        try:
+            with deferred_interrupts():
+                self._start(workers, scheduler)
+        except BaseException:
+            self.close()
+            raise
+
+    def _start(self, workers, scheduler):
+        from dask.distributed import Client, LocalCluster
 
         if scheduler:
-            self.cluster = None
-            try:
-                self.client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
-            except (OSError, TimeoutError, ValueError) as error:
-                raise InputError(f"no Dask scheduler answered at {scheduler!r} within {CONNECT_TIMEOUT} s ({error}); "
-                                 "start one with `dask scheduler` or give its address as tcp://HOST:PORT",
-                                 "scheduler") from None
-        else:
-            from dask.distributed import LocalCluster
-
-            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                        dashboard_address=None, silence_logs=50)
-            self.client = Client(self.cluster, set_as_default=False)
+            _check_answers(scheduler)
+            self.client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+            return
+        self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                    dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                                    silence_logs=QUIET)
+        self.client = Client(self.cluster, set_as_default=False)
 
     def run(self, tasks, progress=None):
         from dask.distributed import as_completed
@@ -76,39 +139,115 @@ class DaskExecutor:
                 if progress:
                     progress(done, len(tasks), tasks[index][0])
         except KeyboardInterrupt:
-            self.client.cancel(futures)
+            with deferred_interrupts():
+                self.client.cancel(futures)
             raise Interrupted(results) from None
         return results
 
     def close(self):
-        self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        """Stop the client and the cluster this executor started; a Ctrl-C meanwhile comes after."""
+        try:
+            with deferred_interrupts():
+                for part in (self.client, self.cluster):
+                    if part is not None:
+                        part.close()
+        finally:
+            self.client = self.cluster = None
+            self.quiet.close()
 
 
-def executor_for(workers=None, scheduler=None):
-    """In process for one worker; otherwise Dask (local cluster, or the scheduler at that address)."""
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise InputError(f"workers = {workers!r} must be a whole number ≥ 1 (1 runs in this process)", "workers")
-    if scheduler is None and (workers or os.cpu_count() or 1) == 1:
-        return InProcess()
-    if scheduler is not None:
-        return DaskExecutor(workers, scheduler)
+def _check_answers(scheduler):
+    """InputError unless a Dask scheduler at this address answers within CONNECT_TIMEOUT (Dask's own
+    connect waits for the handshake without a bound, so a port that accepts and never answers hangs it)."""
+    import asyncio
+
+    from distributed.comm import connect
+    from distributed.core import send_recv
+
+    async def identity():
+        comm = await connect(scheduler, timeout=CONNECT_TIMEOUT)
+        try:
+            return await send_recv(comm, op="identity")
+        finally:
+            await comm.close()
+
     try:
-        return DaskExecutor(workers or os.cpu_count() or 1)
+        answer = asyncio.run(asyncio.wait_for(identity(), CONNECT_TIMEOUT))
+    except (OSError, asyncio.TimeoutError, ValueError, TypeError) as error:
+        raise InputError(f"no Dask scheduler answered at {scheduler!r} within {CONNECT_TIMEOUT} s "
+                         f"({type(error).__name__}{': ' + str(error) if str(error) else ''}); start one with "
+                         "`dask scheduler` or give its address as tcp://HOST:PORT", "scheduler") from None
+    if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
+        kind = answer.get("type") if isinstance(answer, dict) else type(answer).__name__
+        raise InputError(f"{scheduler!r} answered as a {kind}, not a Dask scheduler; give the scheduler's address "
+                         "(the one `dask scheduler` prints)", "scheduler")
+
+
+def check_workers(workers):
+    """InputError unless `workers` is None or a whole number from 1 to the usable cores."""
+    if workers is None:
+        return
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InputError(f"workers = {workers!r} must be a whole number ≥ 1 (1 runs in this process)", "workers")
+    cores = usable_cores()
+    if workers > cores:
+        raise InputError(f"workers = {workers} is more than the {cores} cores this process may use; give at most "
+                         f"{cores} (for more machines, start a Dask scheduler and give its address)", "workers")
+
+
+def check_scheduler(scheduler):
+    """InputError unless `scheduler` is None or an address tcp://HOST:PORT."""
+    if scheduler is None:
+        return
+    if not isinstance(scheduler, str) or not scheduler.strip():
+        raise InputError(f"scheduler {scheduler!r} is empty; give a running Dask scheduler's address as tcp://HOST:PORT",
+                         "scheduler")
+    parts = urlsplit(scheduler)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if parts.scheme != "tcp" or not parts.hostname or port is None or parts.path.strip("/") or parts.query:
+        raise InputError(f"scheduler {scheduler!r} is not an address tcp://HOST:PORT (the only kind supported: tls:// "
+                         "needs certificates this tool does not take, inproc:// is another process's memory); give "
+                         "the address `dask scheduler` prints", "scheduler")
+
+
+def executor_for(workers=None, scheduler=None, tasks=0):
+    """The executor for `tasks` tasks: Dask on the `scheduler` at that address, or a local cluster of
+    `workers` processes; with neither, a local cluster of every usable core when there are at least
+    MIN_TASKS_FOR_CLUSTER tasks, else this process. Where a local cluster cannot start, this process."""
+    check_workers(workers)
+    check_scheduler(scheduler)
+    if scheduler is not None and workers is not None:
+        raise InputError(f"workers = {workers} is for a local cluster, and a scheduler was given too; give one or the "
+                         "other (a scheduler's workers are started with `dask worker`)", "workers")
+    if scheduler is not None:
+        return DaskExecutor(scheduler=scheduler)
+    if workers is None:
+        workers = usable_cores() if tasks >= MIN_TASKS_FOR_CLUSTER else 1
+    if workers == 1:
+        return InProcess()
+    try:
+        return DaskExecutor(workers)
     except (OSError, RuntimeError, TimeoutError):  # no local cluster here (no loopback, no processes): same results in process
         return InProcess()
 
 
 def run_tasks(tasks, progress=None, executor=None, workers=None, scheduler=None):
-    """(results, interrupted): the tasks on `executor`, or on one made for `workers`/`scheduler` and
-    closed afterwards; after Ctrl-C, the results that had arrived (None for the others)."""
+    """(results, interrupted): the tasks on `executor`, or on one made for `workers`/`scheduler` (see
+    executor_for) and closed afterwards; after Ctrl-C, the results that had arrived (None for the others)."""
     own = executor is None
-    executor = executor or executor_for(workers, scheduler)
+    executor = executor or executor_for(workers, scheduler, len(tasks))
+    results, interrupted = [None] * len(tasks), False
     try:
-        return executor.run(tasks, progress), False
+        results = executor.run(tasks, progress)
     except Interrupted as stop:
-        return stop.results, True
+        results, interrupted = stop.results, True
     finally:
         if own:
-            executor.close()
+            try:
+                executor.close()
+            except KeyboardInterrupt:  # Ctrl-C while the cluster stopped: the results stand, marked interrupted
+                interrupted = True
+    return results, interrupted

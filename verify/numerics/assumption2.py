@@ -1,4 +1,5 @@
-"""The mathematics of Assumption 2 (SPEC §3: A2.dim, A2.seq, A2.decouple, T2.up).
+"""The mathematics of Assumption 2 (A2.dim, A2.seq, A2.decouple, T2.up): pure functions of (n, N, d)
+and a random generator; which claim uses them, and over which d, is the claims layer's business.
 
 Readings:
 - all-sequences: K Kᵀ = I_{nN} (every key vector of every sequence orthonormal); needs d ≥ nN.
@@ -6,6 +7,13 @@ Readings:
 For d below what a reading needs, K Kᵀ has at most d nonzero eigenvalues, so at least
 nN − d of the eigenvalues of K Kᵀ − I equal −1: ‖K Kᵀ − I‖₂ ≥ 1 and ‖K Kᵀ − I‖_F ≥ √(nN − d),
 both reached by any K with orthonormal columns (K Kᵀ a projector).
+
+Size and cost: the decoupling check is dense in nN (blockdiag(J_i) and J K Kᵀ J are nN × nN, about
+(nN)²(nN + d) operations) and runs GD near p* (up to 20,000 steps of about nN·d operations each), so
+`check_sizes` refuses n·N above MAX_ROWS, d above MAX_D and n·N·d above MAX_ROWS_TIMES_D: at the
+largest sizes allowed, (n, N, d) = (2, 50, 2000), (2, 500, 200) or (100, 10, 200), `check_dimensions`
+took 18–24 s on a shared 2-core machine under a load of 6 (n·N·d = 10⁶ took 143 s there). It also
+refuses N = 1: with one sequence there is nothing to decouple (the decoupled rate 1 − 1/κ is 0).
 """
 import math
 from dataclasses import dataclass
@@ -19,7 +27,10 @@ from verify.numerics.model import orthonormal_keys
 from verify.numerics.precision import CERTIFY_DPS
 from verify.numerics.softmax import jacobian
 
-MEMORY_LIMIT_BYTES = 8 * 2**30  # the work must fit comfortably in this machine's 24 GiB
+MAX_ROWS = 1000  # n·N: the nN × nN matrices are dense
+MAX_D = 2000  # key dimension
+MAX_ROWS_TIMES_D = 200_000  # n·N·d: one GD step near p* costs about this many operations
+SYMBOLIC_SIZES = ((2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (4, 3))  # (nN, d) with d < nN: det(K Kᵀ) ≡ 0 by SymPy
 ROUNDING = 1e-12  # a float64 identity "holds" below this; "fails" needs 1e6 times more
 REDECIDE_DPS = CERTIFY_DPS  # digits at which a float64 margin inside rounding is re-decided
 
@@ -97,37 +108,37 @@ class Decoupling:
     rate_resolution: float  # spread of the observed per-step ratios: the measurement's own error
 
 
-def estimate_bytes(n, N, d):
-    """Memory of the dense work at (n, N, d): K, K Kᵀ, the preconditioners, the d × d Hessian."""
-    rows = n * N
-    return 8 * (3 * rows * d + 4 * rows * rows + 3 * d * d)
-
-
 def check_sizes(n, N, d):
-    """InputError unless n ≥ 2, N, d are positive whole numbers whose dense work fits in memory."""
+    """InputError unless n ≥ 2, N ≥ 2, d ≥ 1 are whole numbers within the size and cost bounds (module docstring)."""
     for name, value in (("n", n), ("N", N), ("d", d)):
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
             raise InputError(f"{name} = {value!r} must be a positive whole number", name)
     if n < 2:
         raise InputError(f"n = {n}: one token per sequence has no softmax to speak of; use n = 2 or more", "n")
-    need = estimate_bytes(n, N, d)
-    if need > MEMORY_LIMIT_BYTES:
-        largest = _largest_fitting_d(n, N)
-        raise InputError(f"n = {n}, N = {N}, d = {d} needs about {need / 2**30:.1f} GiB (limit "
-                         f"{MEMORY_LIMIT_BYTES / 2**30:.0f} GiB); the largest d that fits with these n, N is {largest}"
-                         if largest else f"n = {n}, N = {N} needs about {need / 2**30:.1f} GiB even for d = 1; reduce n·N",
-                         "d" if largest else "n")
+    if N < 2:
+        raise InputError(f"N = {N}: with one sequence there is nothing to decouple; use N = 2 or more", "N")
+    if n * N > MAX_ROWS:
+        larger = "n" if n > N else "N"
+        raise InputError(f"n·N = {n}·{N} = {n * N} is above {MAX_ROWS}, the most the dense nN × nN work takes here; "
+                         f"give a smaller {larger} (n·N ≤ {MAX_ROWS})", larger)
+    if d > MAX_D:
+        raise InputError(f"d = {d} is above {MAX_D}, the largest key dimension checked here; give d ≤ {MAX_D}", "d")
+    if n * N * d > MAX_ROWS_TIMES_D:
+        raise InputError(f"n·N·d = {n}·{N}·{d} = {n * N * d} is above {MAX_ROWS_TIMES_D:,}, the cost bound of the GD "
+                         f"run near p*; give d ≤ {MAX_ROWS_TIMES_D // (n * N)} with these n, N", "d")
 
 
-def _largest_fitting_d(n, N):
-    d = 0
-    step = 1 << 20
-    while step:
-        if estimate_bytes(n, N, d + step) <= MEMORY_LIMIT_BYTES:
-            d += step
-        else:
-            step //= 2
-    return d
+def symbolic_rank_proof(sizes=SYMBOLIC_SIZES):
+    """The sizes "rows×d" (of `sizes`, pairs with d < rows) where det(K Kᵀ) expands to 0 for a K of
+    independent symbols: K Kᵀ is singular whatever K is."""
+    import sympy as sp  # loaded on use: the numerics import fast
+
+    proved = []
+    for rows, d in sizes:
+        K = sp.Matrix(rows, d, lambda i, j: sp.Symbol(f"k_{i}_{j}"))
+        if sp.expand((K * K.T).det(method="berkowitz")) == 0:
+            proved.append(f"{rows}×{d}")
+    return proved
 
 
 def decoupling(n, N, d, rng, spread=2.0):
@@ -206,10 +217,10 @@ class UnderParameterized:
 
 
 def under_parameterized(n, N, d, rng, spread=2.0):
-    """d < nN with KᵀK = I_d: Cauchy interlacing λ_j(M) ≥ λ_j(KᵀMK) ≥ λ_{j+nN−d}(M), and κ's bounds."""
+    """KᵀK = I_d (d ≤ nN): Cauchy interlacing λ_j(M) ≥ λ_j(KᵀMK) ≥ λ_{j+nN−d}(M), and κ's bounds."""
     rows = n * N
-    if d >= rows:
-        raise InputError(f"T2.up is about d < nN; got d = {d} ≥ nN = {rows}", "d")
+    if d > rows:
+        raise InputError(f"d = {d}: KᵀK = I_d needs d ≤ nN = {rows} (d columns orthonormal in R^nN)", "d")
     from scipy.linalg import block_diag  # loaded on use, as in decoupling
 
     K = orthonormal_keys(rng, rows, d)  # orthonormal columns
