@@ -9,11 +9,9 @@ import numpy as np
 
 from verify.claims.record import Claim
 from verify.claims.results import RecordEvidence
-from verify.numerics.assumption2 import (ROUNDING, cross_block_size, decoupling, least_violation_bound,
-                                         per_sequence_keys, under_parameterized, violation)
+from verify.numerics.assumption2 import (ROUNDING, SYMBOLIC_SIZES, cross_block_size, decoupling, least_violation_bound,
+                                         per_sequence_keys, symbolic_rank_proof, under_parameterized, violation)
 from verify.numerics.model import orthonormal_keys
-
-SYMBOLIC_SIZES = ((2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (4, 3))  # (nN, d) with d < nN
 
 
 @dataclass(frozen=True)
@@ -24,18 +22,6 @@ class Settings:
     N: int = 4
     ds: tuple = tuple(range(3, 25))
     samples: int = 40
-
-
-def symbolic_rank_proof(sizes=SYMBOLIC_SIZES):
-    """det(K Kᵀ) expands to 0 for a K of independent symbols, for each (rows, d) with d < rows."""
-    import sympy as sp
-
-    proved = []
-    for rows, d in sizes:
-        K = sp.Matrix(rows, d, lambda i, j: sp.Symbol(f"k_{i}_{j}"))
-        if sp.expand((K * K.T).det(method="berkowitz")) == 0:
-            proved.append(f"{rows}×{d}")
-    return proved
 
 
 @dataclass(frozen=True)

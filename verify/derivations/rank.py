@@ -1,10 +1,13 @@
-"""The rank argument of A2.dim: K Kᵀ = I_{nN} needs d ≥ nN; below it the least violations are 1 and √(nN − d)."""
+"""The rank argument of A2.dim: K Kᵀ = I_{nN} needs d ≥ nN; below it the least violations are 1 and √(nN − d).
+
+The symbolic half (det(K Kᵀ) ≡ 0 for a K of independent symbols) lives in verify.numerics.assumption2,
+where the A2.dim claim's checker uses the same function.
+"""
 import numpy as np
 import sympy as sp
 
-from verify.claims.assumption2_claims import SYMBOLIC_SIZES, symbolic_rank_proof
 from verify.derivations.records import Step
-from verify.numerics.assumption2 import least_violation_bound, violation
+from verify.numerics.assumption2 import SYMBOLIC_SIZES, least_violation_bound, symbolic_rank_proof, violation
 from verify.numerics.model import orthonormal_keys
 
 

@@ -235,3 +235,21 @@ def under_parameterized(n, N, d, rng, spread=2.0):
     kappa_upper = m[0] / lower_at[rank - 1] if lower_at[rank - 1] > tol else math.inf
     kappa_lower = lower_at[0] / m[rank - 1] if m[rank - 1] > tol else 0.0
     return UnderParameterized(d, bool(margin >= 0), float(margin), float(kappa), float(kappa_lower), float(kappa_upper))
+
+
+SYMBOLIC_SIZES = ((2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (4, 3))  # (nN, d) with d < nN
+
+
+def symbolic_rank_proof(sizes=SYMBOLIC_SIZES):
+    """The sizes `rows×d` (d < rows) at which det(K Kᵀ) is the zero polynomial for a K of independent
+    symbols: computed exactly in the ring ZZ[k_ij] (the symbolic half of the rank argument, A2.dim)."""
+    import sympy as sp  # only the symbolic callers pay for loading SymPy
+    from sympy.polys.matrices import DomainMatrix
+
+    proved = []
+    for rows, d in sizes:
+        K = DomainMatrix.from_Matrix(sp.Matrix(rows, d, lambda i, j: sp.Symbol(f"k_{i}_{j}")))
+        gram = K * K.transpose()
+        if gram.det() == gram.domain.zero:
+            proved.append(f"{rows}×{d}")
+    return proved
