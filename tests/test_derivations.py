@@ -1,4 +1,5 @@
 """Derivations D1–D6 and A2: every check passes, wrong formulas are caught by both kinds of
+check, the exact zero test is exact, the checks run in worker processes with a progress report per
 check, the committed LaTeX is what the tool writes, and it compiles."""
 import filecmp
 import json
@@ -8,12 +9,16 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.conftest import ROOT, run_cli
 from tests.test_cli import assert_one_line_error
 from verify.derivations import loss, softmax
+from verify.derivations.exact import Exp, vanishes
 from verify.derivations.records import SIGMA, jacobian_formula
 from verify.derivations.registry import DERIVATION_REGISTRY, run_checks
+from verify.derivations.run import run_derivations
 from verify.derivations.latex import export
 
 SPEC_DERIVATIONS = ["D1", "D2", "D3", "D4", "D5", "D6"]
@@ -74,6 +79,43 @@ def test_wrong_loss_hessian_caught():
         return total / N
 
     assert not loss.check_d3_symbolic("square", sizes=((2, 1, 2),), closed=without_residual)[0]
+
+
+# ---------------------------------------------------------------- the exact zero test
+
+x, y = sp.symbols("x y")
+POLYNOMIALS = st.lists(st.tuples(st.integers(-3, 3), st.integers(0, 3), st.integers(0, 3)), min_size=1, max_size=4).map(
+    lambda terms: sum(c * x**i * y**j for c, i, j in terms)).filter(lambda p: p != 0)
+
+
+@given(POLYNOMIALS, POLYNOMIALS, POLYNOMIALS)
+def test_vanishes_decides_rational_identities_exactly(p, q, r):
+    assert vanishes(p / q - (p * r) / (q * r))
+    assert not vanishes(p / q - (p + 1) / q)
+    assert not vanishes(p / (q * r) - p / (q * r + 1))
+
+
+def test_vanishes_reads_exponentials_as_generators_and_falls_back_on_nested_fractions():
+    a, b = sp.symbols("a b")
+    softmax_a = Exp(a) / (Exp(a) + Exp(b))
+    assert vanishes(sp.diff(softmax_a, a) - softmax_a * (1 - softmax_a))
+    assert not vanishes(sp.diff(softmax_a, a) - softmax_a * (1 + softmax_a))
+    assert vanishes(softmax_a - 1 / (1 + Exp(b) / Exp(a)))  # a fraction inside a denominator: sympy.cancel
+
+
+# ---------------------------------------------------------------- running the checks
+
+
+def test_checks_run_in_workers_report_each_check_and_match_one_process():
+    chosen = [DERIVATION_REGISTRY["D5"], DERIVATION_REGISTRY["A2"]]
+    calls = []
+    parallel = run_derivations(chosen, lambda done, total, label: calls.append((done, total, label)), workers=2)
+    serial = run_derivations(chosen, workers=1)
+    total = sum(len(d.checks) for d in chosen)
+    assert [done for done, _, _ in calls] == list(range(1, total + 1)) and {t for _, t, _ in calls} == {total}
+    outcome = lambda results: [(d.id, [(c.kind, c.sizes, c.passed, c.detail) for c in checks]) for d, checks in results]
+    assert outcome(parallel) == outcome(serial)
+    assert [d.id for d, _ in parallel] == ["D5", "A2"]
 
 
 def test_committed_latex_is_what_the_tool_writes(tmp_path):

@@ -152,19 +152,16 @@ def cmd_assumption2(args):
 
 
 def cmd_derive(args):
+    from verify.derivations.registry import DERIVATION_REGISTRY
+    from verify.derivations.run import run_derivations
     from verify.errors import InputError
-    from verify.derivations.registry import DERIVATION_REGISTRY, run_checks
 
     unknown = [i for i in args.ids if i not in DERIVATION_REGISTRY]
     if unknown:
         raise InputError(f"unknown derivation id {unknown[0]!r}; choose from {', '.join(DERIVATION_REGISTRY)}")
     chosen = [DERIVATION_REGISTRY[i] for i in args.ids] if args.ids else list(DERIVATION_REGISTRY.values())
-    results = []
     with _LazyProgress("checking derivations") as progress:
-        for index, derivation in enumerate(chosen):
-            progress(index, len(chosen), derivation.id)
-            results.append((derivation, run_checks(derivation)))
-        progress(len(chosen), len(chosen), "done")
+        results = run_derivations(chosen, progress)
     from verify.render import derivations_json, derivations_text
 
     if args.json:

@@ -3,7 +3,9 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from verify.derivations.records import (Step, hessian_formula, jacobian_formula, numeric, softmax_mp, vanishes_in_p)
+from verify.derivations.exact import Exp, vanishes
+from verify.derivations.records import (Step, hessian_formula, jacobian_formula, numeric, softmax_exprs, softmax_mp,
+                                         softmax_of_linear)
 from verify.numerics import model
 
 
@@ -17,7 +19,7 @@ def small_problem(n, N, d, seed, loss):
 
 def _loss_terms(loss):
     yhat, y = sp.symbols("yhat y")
-    ell = sp.Rational(1, 2) * (yhat - y) ** 2 if loss == "square" else sp.log(1 + sp.exp(-y * yhat))
+    ell = sp.Rational(1, 2) * (yhat - y) ** 2 if loss == "square" else sp.log(1 + Exp(-y * yhat))
     return ell, yhat, y
 
 
@@ -47,14 +49,10 @@ def check_d3_symbolic(loss="square", sizes=((2, 1, 2), (2, 2, 2), (3, 1, 2), (2,
         K, u, y = small_problem(n, N, d, seed=n * 100 + N * 10 + d, loss=loss)
         p = sp.symbols(f"p1:{d + 1}", real=True)
         ell, yhat_s, y_s = _loss_terms(loss)
-        logits = [[sum(K[i][r][c] * p[c] for c in range(d)) for r in range(n)] for i in range(N)]
-        zs = []
-        for i in range(N):
-            e = [sp.exp(v) for v in logits[i]]
-            zs.append([v / sum(e) for v in e])
+        zs = [softmax_of_linear(K[i], p) for i in range(N)]
         L = sum(ell.subs({yhat_s: sum(u[i][r] * zs[i][r] for r in range(n)), y_s: y[i]}) for i in range(N)) / N
         difference = sp.hessian(L, p) - closed(K, u, y, p, loss, lambda i: zs[i])
-        if not all(vanishes_in_p(entry, p) for entry in difference):
+        if not all(vanishes(entry) for entry in difference):
             return False, f"{loss} loss: difference does not vanish at (n, N, d) = {(n, N, d)}"
     return True, f"{loss} loss: sympy.hessian(L) − closed form ≡ 0 for (n, N, d) ∈ {list(sizes)}"
 
@@ -120,20 +118,23 @@ def d3_result():
 
 
 def check_d4_symbolic(jac=jacobian_formula, hess=hessian_formula, sizes=(2, 3, 4)):
+    """The Taylor polynomial of σ(s + εΔ) to second order in ε (SymPy's derivatives at ε = 0) against
+    z + ε JΔ + ε²/2 ∇²σ[Δ, Δ], as a polynomial in ε with symbolic s and Δ."""
     eps = sp.Symbol("epsilon")
     for n in sizes:
-        x = sp.symbols(f"x1:{n + 1}", positive=True)
+        s, z = softmax_exprs(n)
         delta = sp.symbols(f"Delta1:{n + 1}", real=True)
-        z = [v / sum(x) for v in x]
-        moved = [xv * sp.exp(eps * dv) for xv, dv in zip(x, delta)]
+        moved = [Exp(sv + eps * dv) for sv, dv in zip(s, delta)]
+        total = sp.Add(*moved)
         J, T = jac(z), hess(z)
         for k in range(n):
-            series = sp.series(moved[k] / sum(moved), eps, 0, 3).removeO()
+            along = moved[k] / total
+            taylor = sum(sp.diff(along, eps, order).subs(eps, 0) * eps**order / sp.factorial(order) for order in range(3))
             first = sum(J[k, a] * delta[a] for a in range(n))
             second = sum(T[k][a][b] * delta[a] * delta[b] for a in range(n) for b in range(n)) / 2
-            if sp.cancel(sp.together(series - z[k] - eps * first - eps**2 * second)) != 0:
+            if not vanishes(taylor - z[k] - eps * first - eps**2 * second):
                 return False, f"Taylor coefficients differ at n = {n}, k = {k}"
-    return True, f"series of σ(s + εΔ) to O(ε³) equals z + εJΔ + ε²/2·∇²σ[Δ,Δ] for n = {list(sizes)}"
+    return True, f"Taylor polynomial of σ(s + εΔ) to ε² equals z + εJΔ + ε²/2·∇²σ[Δ,Δ] for n = {list(sizes)}"
 
 
 def check_d4_numeric(jac=jacobian_formula, hess=hessian_formula, dps=60):
@@ -174,3 +175,11 @@ def d4_steps():
 
 def d4_result():
     return d4_steps()[1].expr,
+
+
+def check_d3_logistic():
+    return check_d3_symbolic("logistic")
+
+
+def check_d3_numeric_logistic():
+    return check_d3_numeric("logistic")
