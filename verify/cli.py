@@ -173,7 +173,7 @@ def cmd_derive(args):
 
 
 def cmd_export_latex(args):
-    from verify.derivations.latex import export
+    from verify.latex_export import export
 
     paths = export(args.out, args.claims)
     print(f"wrote {len(paths)} files to {args.out}/: " + ", ".join(Path(p).name for p in paths))

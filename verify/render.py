@@ -199,7 +199,7 @@ def assumption2_dimensions_table(report, console=None):
 
 
 def derivations_json(results):
-    from verify.derivations.latex import to_latex  # SymPy's printer: loaded only by the derivation commands
+    from verify.mathtext import to_latex  # SymPy's printer: loaded only by the derivation commands
 
     return {"command": "derive", "versions": package_versions(), "derivations": [
         {"id": d.id, "name": d.name, "result_latex": r",\quad ".join(to_latex(r) for r in d.result()),
@@ -210,7 +210,7 @@ def derivations_json(results):
 def derivations_text(results, console=None):
     import sympy as sp
 
-    from verify.derivations.latex import to_latex
+    from verify.mathtext import to_latex
 
     console = console or Console()
     for derivation, checks in results:

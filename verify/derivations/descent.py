@@ -5,7 +5,7 @@ from scipy.linalg import block_diag
 
 from verify.derivations.exact import vanishes
 from verify.derivations.loss import small_problem
-from verify.derivations.records import BlockDiag, Step, jacobian_formula, softmax_of_linear
+from verify.derivations.records import BLOCKDIAG, Step, jacobian_formula, softmax_of_linear
 from verify.numerics import dynamics, model
 from verify.numerics.model import orthonormal_keys
 from verify.numerics.softmax import jacobian
@@ -57,18 +57,17 @@ def check_d5_numeric():
 
 def d5_steps():
     eta, N = sp.Symbol("eta", positive=True), sp.Symbol("N", positive=True)
-    J, K, G = (sp.Symbol(v, commutative=False) for v in ("J", "K", "G"))
-    Kt = sp.Symbol("K^{\\top}", commutative=False)
+    J, K, G, Kt = (sp.Symbol(v, commutative=False) for v in ("J", "K", "G", "Kᵀ"))
     return (
-        Step("Stacking the examples, $\\nabla L = \\frac1N K^\\top J G$ with $J = \\operatorname{blockdiag}(J_i)$ and $G = (g_i)_i$, so to first order",
-             sp.Eq(sp.Symbol("z_{t+1} - z_t"), -eta / N * J * K * Kt * J * G)),
-        Step("Under Assumption 2 ($K K^\\top = I$) the preconditioner decouples:",
-             sp.Eq(sp.Symbol("P"), BlockDiag(sp.Symbol("J_1^2"), sp.Symbol("\\ldots"), sp.Symbol("J_N^2")))),
+        Step("Stacking the examples, ∇L = (1/N) Kᵀ J G with J = blockdiag(J_i) and G = (g_i)_i, so to first order",
+             sp.Eq(sp.Symbol("zₜ₊₁ − zₜ"), -eta / N * J * K * Kt * J * G)),
+        Step("Under Assumption 2 (K Kᵀ = I) the preconditioner decouples:",
+             sp.Eq(sp.Symbol("P"), BLOCKDIAG(sp.Symbol("J₁²"), sp.Symbol("…"), sp.Symbol("J_N²")))),
     )
 
 
 def d5_result():
-    return (sp.Eq(sp.Symbol("J K K^{\\top} J"), BlockDiag(sp.Symbol("J_i^2"))),)
+    return (sp.Eq(sp.Symbol("J K Kᵀ J"), BLOCKDIAG(sp.Symbol("Jᵢ²"))),)
 
 
 def check_d6_symbolic():
@@ -121,14 +120,14 @@ def check_d6_numeric():
 
 def d6_steps():
     eta = sp.Symbol("eta", positive=True)
-    e = sp.Symbol("e_t", commutative=False)
-    P, H = sp.Symbol("P^*", commutative=False), sp.Symbol("H^*", commutative=False)
+    e = sp.Symbol("eₜ", commutative=False)
+    P, H = sp.Symbol("P*", commutative=False), sp.Symbol("H*", commutative=False)
     return (
-        Step("Linearising the GD map $p \\mapsto p - \\eta \\nabla L(p)$ at a stationary $p^*$ with zero residual, where "
-             "$\\nabla^2 L(p^*) = K^\\top M K$, $M = \\operatorname{blockdiag}(J_i H_i J_i)$, and mapping to attention space by $JK$:",
-             sp.Eq(sp.Symbol("e_{t+1}"), (1 - eta * P * H) * e)),
-        Step("With $P^* = J^* K K^\\top J^*$, the local rate at $\\eta = 1/\\lambda_{\\max}$ is",
-             sp.Eq(sp.Symbol("\\rho"), 1 - 1 / sp.Symbol("\\kappa(K^{\\top} M K)"))),
+        Step("Linearising the GD map p ↦ p − η ∇L(p) at a stationary p* with zero residual, where "
+             "∇²L(p*) = Kᵀ M K, M = blockdiag(J_i H_i J_i), and mapping to attention space by J K:",
+             sp.Eq(sp.Symbol("eₜ₊₁"), (1 - eta * P * H) * e)),
+        Step("With P* = J* K Kᵀ J*, the local rate at η = 1/λ_max is",
+             sp.Eq(sp.Symbol("rho"), 1 - 1 / sp.Symbol("κ(Kᵀ M K)"))),
     )
 
 

@@ -57,6 +57,10 @@ def check_d3_symbolic(loss="square", sizes=((2, 1, 2), (2, 2, 2), (3, 1, 2), (2,
     return True, f"{loss} loss: sympy.hessian(L) − closed form ≡ 0 for (n, N, d) ∈ {list(sizes)}"
 
 
+def check_d3_logistic():
+    return check_d3_symbolic("logistic")
+
+
 def check_d3_numeric(loss="square", size=(5, 4, 6), dps=40):
     """High-precision finite differences of L against the matrix-free closed form (verify.phessian)."""
     n, N, d = size
@@ -90,27 +94,31 @@ def check_d3_numeric(loss="square", size=(5, 4, 6), dps=40):
     return worst < 1e-12, f"{loss} loss: max relative |finite difference − closed form| = {worst:.1e} ({dps}-digit FD, float64 closed form)"
 
 
+def check_d3_numeric_logistic():
+    return check_d3_numeric("logistic")
+
+
 def d3_steps():
-    p, K_i, J_i, u_i, g, H = sp.symbols("p K_i J_i u_i g_i H_i", commutative=False)
-    L = sp.Function("L")
-    N = sp.Symbol("N", positive=True)
-    Kt = sp.Symbol("K_i^{\\top}", commutative=False)
+    p, K_i, J_i, g, H, R = sp.symbols("p Kᵢ Jᵢ gᵢ Hᵢ Rᵢ", commutative=False)
+    N, i = sp.Symbol("N", positive=True), sp.Symbol("i")
+    Kt = sp.Symbol("Kᵢᵀ", commutative=False)
+    ell = sp.Function("ℓ")(sp.Symbol("ŷᵢ"), sp.Symbol("yᵢ"))
     return (
-        Step("The loss over $N$ sequences with logits $s_i = K_i p$ and prediction $\\hat y_i = u_i^\\top \\sigma(s_i)$:",
-             sp.Eq(L(p), sp.Sum(sp.Function("\\ell")(sp.Symbol("\\hat{y}_i"), sp.Symbol("y_i")), (sp.Symbol("i"), 1, N)) / N)),
-        Step("By the chain rule with D1, $g_i = \\nabla_{z_i}\\ell = \\ell'(\\hat y_i)\\, u_i$:",
-             sp.Eq(sp.Symbol("\\nabla L(p)"), sp.Sum(Kt * J_i * g, (sp.Symbol("i"), 1, N)) / N)),
-        Step("Differentiating again, with D2 for the second derivative of $\\sigma$:",
-             sp.Eq(sp.Symbol("\\nabla^2 L(p)"), sp.Sum(Kt * (J_i * H * J_i + sp.Symbol("R_i", commutative=False)) * K_i,
-                                                      (sp.Symbol("i"), 1, N)) / N)),
+        Step("The loss over N sequences with logits s_i = K_i p and prediction ŷ_i = u_iᵀ σ(s_i):",
+             sp.Eq(sp.Function("L")(p), sp.Sum(ell, (i, 1, N)) / N)),
+        Step("By the chain rule with D1, g_i = ∇_{z_i} ℓ = ℓ′(ŷ_i) u_i:",
+             sp.Eq(sp.Symbol("∇L(p)"), sp.Sum(Kt * J_i * g, (i, 1, N)) / N)),
+        Step("Differentiating again, with D2 for the second derivative of σ:",
+             sp.Eq(sp.Symbol("∇²L(p)"), sp.Sum(Kt * (J_i * H * J_i + R) * K_i, (i, 1, N)) / N)),
     )
 
 
 def d3_result():
+    u, ut = sp.symbols("uᵢ uᵢᵀ", commutative=False)
     return (
-        sp.Eq(sp.Symbol("H_i"), sp.Symbol("\\ell''(\\hat y_i)") * sp.Symbol("u_i u_i^{\\top}")),
-        sp.Eq(sp.Symbol("R_i"), sp.Symbol("\\sum_k g_{ik} \\nabla^2 \\sigma_k(s_i)")),
-        sp.Eq(sp.Symbol("\\nabla^2 L(p^*)"), sp.Symbol("K^{\\top} M K") * 1),
+        sp.Eq(sp.Symbol("Hᵢ"), sp.Symbol("ℓ″(ŷᵢ)") * u * ut),
+        sp.Eq(sp.Symbol("Rᵢ"), sp.Symbol("Σₖ gᵢₖ ∇²σₖ(sᵢ)")),
+        sp.Eq(sp.Symbol("∇²L(p*)"), sp.Symbol("Kᵀ M K")),
     )
 
 
@@ -165,21 +173,13 @@ def d4_steps():
     eta = sp.Symbol("eta", positive=True)
     return (
         Step("One GD step moves the logits by",
-             sp.Eq(sp.Symbol("\\Delta s"), sp.Mul(-1, eta, sp.Symbol("K \\nabla L(p_t)"), evaluate=False))),
-        Step("Taylor's theorem in $\\Delta s$ with D1 and D2 gives Eq.~(16):",
-             sp.Eq(sp.Symbol("z_{t+1}"), sp.Add(sp.Symbol("z_t"), sp.Symbol("J \\Delta s"),
-                                                sp.Mul(sp.Rational(1, 2), sp.Symbol("\\nabla^{2}\\sigma[\\Delta s, \\Delta s]"), evaluate=False),
-                                                sp.Symbol("O(\\|\\Delta s\\|^{3})"), evaluate=False))),
+             sp.Eq(sp.Symbol("Δs"), sp.Mul(-1, eta, sp.Symbol("K ∇L(pₜ)"), evaluate=False))),
+        Step("Taylor's theorem in Δs with D1 and D2 gives Eq. (16):",
+             sp.Eq(sp.Symbol("zₜ₊₁"), sp.Add(sp.Symbol("zₜ"), sp.Symbol("J Δs"),
+                                             sp.Mul(sp.Rational(1, 2), sp.Symbol("∇²σ[Δs, Δs]"), evaluate=False),
+                                             sp.Symbol("O(‖Δs‖³)"), evaluate=False))),
     )
 
 
 def d4_result():
     return d4_steps()[1].expr,
-
-
-def check_d3_logistic():
-    return check_d3_symbolic("logistic")
-
-
-def check_d3_numeric_logistic():
-    return check_d3_numeric("logistic")

@@ -3,6 +3,8 @@ SymPy/mpmath helpers the derivations share.
 
 Every closed form is a function `formula(z, ...)` that the checks take as a parameter,
 so a deliberately wrong formula can be handed to them (the tests do) and must fail both.
+Prose (names, hypotheses, step texts) is written in Unicode math: the terminal shows it as
+it is and the LaTeX export converts it (verify.mathtext).
 """
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -15,11 +17,12 @@ import sympy as sp
 from verify.derivations.exact import Exp
 from verify.numerics.softmax import jacobian_symbolic
 
+
 @dataclass(frozen=True)
 class Step:
-    """One step of a derivation: prose (LaTeX-safe) and the SymPy expression it produced."""
+    """One step of a derivation: prose (Unicode math) and the SymPy expression it produced."""
 
-    text: str  # plain LaTeX-safe prose
+    text: str
     expr: object  # a SymPy object (usually an Eq)
 
 
@@ -39,21 +42,17 @@ class Derivation:
     """A derivation: id, name, hypotheses, its SymPy steps and closed form, how it is verified, its checks."""
 
     id: str
-    name: str
+    name: str  # Unicode prose
     slug: str
-    hypotheses: tuple  # LaTeX-safe strings
+    hypotheses: tuple  # Unicode prose
     steps: Callable = field(repr=False)  # () -> tuple of Step
-    result: Callable = field(repr=False)  # () -> SymPy Eq, the closed form
-    verified_by: str = ""  # how, for the document (static: the document stays byte-identical)
-    checks: tuple = field(default=(), repr=False)  # (kind, sizes, function(**overrides) -> (passed, detail))
+    result: Callable = field(repr=False)  # () -> tuple of SymPy Eq, the closed form
+    verified_by: str = ""  # prose, for the document (static: the document stays byte-identical)
+    checks: tuple = field(default=(), repr=False)  # (kind, sizes, function() -> (passed, detail))
 
 
-class BlockDiag(sp.Function):
-    """blockdiag(A_1, …, A_N), printed by our LaTeX printer."""
-
-
-class Diag(sp.Function):
-    """diag(z)."""
+BLOCKDIAG = sp.Function("blockdiag")
+DIAG = sp.Function("diag")
 
 
 # ---------------------------------------------------------------- closed forms (the claims under test)
@@ -111,6 +110,13 @@ def softmax_exprs(n):
     return s, [v / total for v in e]
 
 
+def softmax_of_linear(K, p):
+    """σ(K p) for an integer matrix K (rows of a sequence's keys) and symbols p, with Exp."""
+    e = [Exp(sum(row[c] * p[c] for c in range(len(p)))) for row in K]
+    total = sp.Add(*e)
+    return [v / total for v in e]
+
+
 def random_logits(n, seed, spread=4):
     rng = np.random.default_rng(seed)
     return [mp.mpf(float(v)) for v in np.round(spread * rng.standard_normal(n), 3)]
@@ -119,13 +125,6 @@ def random_logits(n, seed, spread=4):
 def softmax_mp(s):
     e = [mp.exp(v) for v in s]
     total = mp.fsum(e)
-    return [v / total for v in e]
-
-
-def softmax_of_linear(K, p):
-    """σ(K p) for an integer matrix K (rows of a sequence's keys) and symbols p, with Exp."""
-    e = [Exp(sum(row[c] * p[c] for c in range(len(p)))) for row in K]
-    total = sp.Add(*e)
     return [v / total for v in e]
 
 

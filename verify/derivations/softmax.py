@@ -5,7 +5,7 @@ import mpmath as mp
 import sympy as sp
 
 from verify.derivations.exact import vanishes
-from verify.derivations.records import (INDEX, N_SYM, S_BASE, SIGMA, Diag, Step, hessian_formula, jacobian_formula,
+from verify.derivations.records import (DIAG, INDEX, N_SYM, S_BASE, SIGMA, Step, hessian_formula, jacobian_formula,
                                          numeric, random_logits, resolve_range, shifted_softmax, softmax_exprs,
                                          softmax_mp, to_sigma)
 
@@ -26,17 +26,18 @@ def d1_steps():
     sigma_i, raw, resolved, closed = d1_general()
     derivative = sp.Derivative(SIGMA[i], S_BASE[k])
     return (
-        Step("The softmax of the logits $s \\in \\mathbb{R}^n$, coordinate $i$:", sp.Eq(SIGMA[i], sigma_i)),
+        Step("The softmax of the logits s ∈ ℝⁿ, coordinate i:", sp.Eq(SIGMA[i], sigma_i)),
         Step("SymPy differentiates through the sum, which carries a Kronecker delta:", sp.Eq(derivative, raw)),
-        Step("Evaluating the sum gives a piecewise term equal to $e^{s_k}$ for $1 \\le k \\le n$:", sp.Eq(derivative, resolved)),
-        Step("With $e^{s_i} = \\sigma_i \\sum_j e^{s_j}$ this simplifies to", sp.Eq(derivative, closed)),
+        Step("Evaluating the sum gives a piecewise term equal to e^{s_k} for 1 ≤ k ≤ n:", sp.Eq(derivative, resolved)),
+        Step("With e^{s_i} = σ_i Σ_j e^{s_j} this simplifies to", sp.Eq(derivative, closed)),
     )
 
 
 def d1_result():
     i, k = INDEX[0], INDEX[1]
-    z, zt = sp.Symbol("z", commutative=False), sp.Symbol("z^{\\top}", commutative=False)
-    return sp.Eq(sp.Symbol("J(z)"), Diag(z) - z * zt), sp.Eq(sp.Derivative(SIGMA[i], S_BASE[k]), SIGMA[i] * (sp.KroneckerDelta(i, k) - SIGMA[k]))
+    z, zt = sp.Symbol("z", commutative=False), sp.Symbol("zᵀ", commutative=False)
+    return (sp.Eq(sp.Symbol("J(z)"), sp.Add(DIAG(z), -z * zt, evaluate=False)),
+            sp.Eq(sp.Derivative(SIGMA[i], S_BASE[k]), SIGMA[i] * (sp.KroneckerDelta(i, k) - SIGMA[k])))
 
 
 def check_d1_general(formula=None):
@@ -89,8 +90,8 @@ def d2_steps():
     resolved, closed = d2_general()
     derivative = sp.Derivative(SIGMA[i], S_BASE[a], S_BASE[b])
     return (
-        Step("Differentiating D1 once more (SymPy, sums evaluated under $1 \\le a, b \\le n$):", sp.Eq(derivative, resolved)),
-        Step("In terms of $\\sigma$ this is", sp.Eq(derivative, closed)),
+        Step("Differentiating D1 once more (SymPy, sums evaluated under 1 ≤ a, b ≤ n):", sp.Eq(derivative, resolved)),
+        Step("In terms of σ this is", sp.Eq(derivative, closed)),
     )
 
 
