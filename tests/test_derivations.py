@@ -1,8 +1,9 @@
 """Derivations D1–D6 and A2: every check passes, wrong formulas are caught by both kinds of check,
 the exact zero test is exact, the checks run in worker processes with a progress report per check,
-and the committed LaTeX is what the tool writes, reads as prose (no raw markup) and compiles with
-no undefined reference and no line over 5 pt too wide."""
+the terminal form fits 80 and 100 columns, and the committed LaTeX is what the tool writes, reads as
+prose (no raw markup) and compiles with no undefined reference and no line over 5 pt too wide."""
 import filecmp
+import io
 import json
 import os
 import re
@@ -15,6 +16,7 @@ import pytest
 import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
+from rich.console import Console
 
 from tests.conftest import ROOT, run_cli
 from tests.test_cli import assert_one_line_error
@@ -26,6 +28,7 @@ from verify.derivations.run import run_derivations
 from verify.latex_export import (LINE_CHARACTERS, PREAMBLE, ClaimRow, claims_section, display, export, registry_rows,
                                  width)
 from verify.mathtext import prose
+from verify.render import derivations_text
 
 SPEC_DERIVATIONS = ["D1", "D2", "D3", "D4", "D5", "D6"]
 
@@ -122,6 +125,26 @@ def test_checks_run_in_workers_report_each_check_and_match_one_process():
     outcome = lambda results: [(d.id, [(c.kind, c.sizes, c.passed, c.detail) for c in checks]) for d, checks in results]
     assert outcome(parallel) == outcome(serial)
     assert [d.id for d, _ in parallel] == ["D5", "A2"]
+
+
+@pytest.mark.parametrize("columns", [80, 100])
+def test_terminal_form_fits_and_shows_no_latex(columns):
+    fast = [(DERIVATION_REGISTRY[i], run_checks(DERIVATION_REGISTRY[i])) for i in ("D5", "A2")]
+    art_only = [(DERIVATION_REGISTRY[i], ()) for i in ("D1", "D2", "D3", "D4", "D6")]  # the widest art: D2
+    console = Console(width=columns, file=io.StringIO(), color_system=None)
+    derivations_text(fast + art_only, console)
+    shown = console.file.getvalue()
+    assert max(len(line) for line in shown.splitlines()) <= columns
+    assert not re.search(r"[\\$↪]|\^\{|_\{", shown), shown
+    assert "A2 · Assumption 2 needs d ≥ nN (rank argument)" in shown and shown.count("passed") == 4
+
+
+def test_derive_cli_text():
+    out = subprocess.run([sys.executable, "-m", "verify", "derive", "A2"], capture_output=True, text=True, cwd=ROOT,
+                         timeout=300, env={**os.environ, "COLUMNS": "80"})
+    assert out.returncode == 0, out.stderr
+    assert "min_K ‖K Kᵀ − I‖₂ = 1" in out.stdout and out.stdout.count("passed") == 2
+    assert max(len(line) for line in out.stdout.splitlines()) <= 80
 
 
 # ---------------------------------------------------------------- the LaTeX document

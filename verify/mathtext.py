@@ -1,15 +1,17 @@
 """How the project's mathematics is printed: prose with Unicode math as LaTeX, and SymPy expressions
-as LaTeX (the document).
+as LaTeX (the document) or as Unicode art (the terminal).
 
 Prose is written once, in Unicode ("λ_max ≥ L (min z)², K Kᵀ = I_{nN}"); `prose` turns it into
 LaTeX text with the math in `$…$` (words stay text, runs of symbols, subscripts and one-letter
 names become math), and `math` turns a formula into math-mode LaTeX.  SymPy symbols may carry
-such Unicode names (`∇²L(p*)`): the LaTeX printer converts them.
+such Unicode names (`∇²L(p*)`): the terminal shows them as they are, the LaTeX printer converts them.
 """
 import re
 
 from sympy import Symbol
 from sympy.printing.latex import LatexPrinter
+from sympy.printing.pretty.pretty import PrettyPrinter
+from sympy.printing.pretty.stringpict import prettyForm
 
 GREEK = {"α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ε": r"\varepsilon", "η": r"\eta",
          "θ": r"\theta", "κ": r"\kappa", "λ": r"\lambda", "μ": r"\mu", "ρ": r"\rho", "σ": r"\sigma", "τ": r"\tau",
@@ -227,6 +229,20 @@ class DocumentLatexPrinter(LatexPrinter):
         return r"\delta_{" + "".join(self._print(a) for a in expr.args) + "}"
 
 
+class TerminalPrinter(PrettyPrinter):
+    """SymPy's Unicode pretty printer: names written in Unicode math as they are, σᵢ for Indexed σ[i],
+    δᵢₖ for KroneckerDelta(i, k)."""
+
+    def _print_Symbol(self, expr, bold_name=False):
+        return prettyForm(expr.name) if _written_out(expr.name) else super()._print_Symbol(expr, bold_name)
+
+    def _print_Indexed(self, expr):
+        return self._print(Symbol(f"{expr.base}_{''.join(str(i) for i in expr.indices)}"))
+
+    def _print_KroneckerDelta(self, expr):
+        return self._print(Symbol(f"delta_{''.join(str(a) for a in expr.args)}"))
+
+
 def _written_out(name):
     """A name in Unicode math (ℓ″(ŷᵢ), K Kᵀ, p*) rather than one of SymPy's (sigma_i, eta)."""
     return not name.isascii() or any(char in name for char in "*'( ")
@@ -235,3 +251,8 @@ def _written_out(name):
 def to_latex(expr):
     """LaTeX of a SymPy expression (no delimiters: they are added once, where it is placed)."""
     return DocumentLatexPrinter({"mul_symbol": None, "order": "none"}).doprint(expr)
+
+
+def to_unicode(expr):
+    """A SymPy expression as Unicode art for the terminal (never wrapped: the caller checks the width)."""
+    return TerminalPrinter({"use_unicode": True, "wrap_line": False, "order": "none"}).doprint(expr)
