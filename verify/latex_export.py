@@ -61,7 +61,8 @@ def display(body, label=None):
     return f"\\begin{{{environment}}}{tag}\n" + " \\\\\n".join(lines) + f"\n\\end{{{environment}}}\n"
 
 
-BREAKS = (r";\\quad |,\\quad |\\quad |,\\ |; ",  # between statements: break after
+BREAKS = (r";\\quad |; ",  # between statements: break after
+          r",\\quad |\\quad |,\\ ",  # between parts of one statement
           r" (?==|\\le |\\ge |\\leq |\\geq |\\iff |\\Rightarrow )",  # before a relation
           r" (?=[+-] )")  # before a binary + or −
 
@@ -77,7 +78,7 @@ def _break(body):
             best = lines
         if max(map(width, best)) <= LINE_CHARACTERS:
             break
-    return best
+    return [re.sub(r"(\\quad|\\ )\s*$", "", line) for line in best]  # no spacing left at a line's end
 
 
 def _split_top_level(body, pattern):
@@ -91,7 +92,7 @@ def _split_top_level(body, pattern):
             depth -= 1
         match = re.compile(pattern).match(body, position) if depth == 0 else None
         if match and position > start:
-            pieces.append(re.sub(r"(\\quad|\\ )\s*$", "", body[start:match.end()].strip()))
+            pieces.append(body[start:match.end()].strip())
             start = position = match.end()
             continue
         position += 1
