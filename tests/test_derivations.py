@@ -285,3 +285,11 @@ def test_export_latex_bad_out(tmp_path):
     assert_one_line_error(run_cli("export-latex", "--out", str(target)))
     assert_one_line_error(run_cli("export-latex", "--out", str(target / "below-a-file")))
     assert target.read_text() == "x"
+
+
+def test_export_latex_refuses_claim_text_it_cannot_set(tmp_path):
+    claims = tmp_path / "claims.toml"
+    claims.write_text('[[claim]]\nid = "mine.sum"\nstatement = "∑ of λ stays small"\nholds = "lambda_min <= mu_T * z_max**2"\n')
+    out = run_cli("export-latex", "--out", str(tmp_path / "out"), "--claims", str(claims))
+    assert_one_line_error(out)
+    assert "'∑'" in out.stderr and not (tmp_path / "out").exists()

@@ -12,7 +12,7 @@ from typing import NamedTuple
 from verify import atomic
 from verify.derivations.registry import DERIVATIONS
 from verify.errors import InputError
-from verify.mathtext import prose, to_latex
+from verify.mathtext import NotTypeset, prose, to_latex
 
 LINE_CHARACTERS = 64  # `width` units a display line holds (6.5 in at 11 pt: about 7 pt a unit)
 
@@ -258,7 +258,11 @@ def export(out_dir="derivations", claims_file=None, rows=None):
 
         source = (f"Stated in \\texttt{{{_texttt(Path(claims_file).name)}}}; \\texttt{{python -m verify claims}} "
                   "gives their verdicts.")
-        user = claims_section(user_rows(load_claims(claims_file)), "Claims of a claim file", "sec:user-claims", source)
+        try:
+            user = claims_section(user_rows(load_claims(claims_file)), "Claims of a claim file", "sec:user-claims", source)
+        except NotTypeset as error:
+            raise InputError(f"the claim file {str(claims_file)!r} cannot be set in LaTeX: {error}; write that text with "
+                             "other symbols", "claims") from None
     atomic.check_out_dir(out_dir, "LaTeX files")
     out = Path(out_dir)
     try:

@@ -34,6 +34,10 @@ MATH_CHARS = set(GREEK) | set(SYMBOLS) | set(SUPERSCRIPTS) | set(SUBSCRIPTS) | s
 CLOSERS = {"{": "}", "(": ")"}
 
 
+class NotTypeset(ValueError):
+    """Text this module cannot set: a character with no LaTeX form here, or an unbalanced bracket."""
+
+
 # ---------------------------------------------------------------- formulas
 
 
@@ -79,7 +83,7 @@ def _argument(formula, start):
         return (inner if formula[start] == "{" else f"({inner})"), end + 1
     word = re.match(r"[A-Za-z0-9]+|.", formula[start:]) if start < len(formula) else None
     if word is None:
-        raise ValueError(f"nothing after the last character of {formula!r}")
+        raise NotTypeset(f"nothing follows the last character of {formula!r}")
     text = word.group()
     return OPERATORS.get(text) or math(text), start + len(text)
 
@@ -90,12 +94,12 @@ def _matching(formula, start):
         depth += (formula[position] == opener) - (formula[position] == closer)
         if depth == 0:
             return position
-    raise ValueError(f"unbalanced {opener!r} in {formula!r}")
+    raise NotTypeset(f"unbalanced {opener!r} in {formula!r}")
 
 
 def _require_ascii(char, value):
     if not char.isascii():
-        raise ValueError(f"no LaTeX for {char!r} in {value!r}; add it to verify.mathtext")
+        raise NotTypeset(f"no LaTeX for {char!r} in {value!r}")
 
 
 # ---------------------------------------------------------------- prose
@@ -104,6 +108,13 @@ def _require_ascii(char, value):
 def prose(value):
     """Prose with Unicode math as LaTeX text: words stay text and each run of math becomes `$…$`,
     so no `_`, `^` or brace ever shows as a character: "all z_k > 0" → "all $z_{k} > 0$"."""
+    try:
+        return _prose(value)
+    except NotTypeset as error:
+        raise NotTypeset(f"{error} (in {value!r})") from None
+
+
+def _prose(value):
     tokens = re.split(r"(\s+)", value.strip())
     words = tokens[::2]
     kinds = _resolve(words, [_kind(word) for word in words])
@@ -133,8 +144,8 @@ def _kind(word):
         return "text"
     if any(char in MATH_CHARS for char in word):
         return "math"
-    names = re.finditer("[A-Za-z]+", word)
-    if not re.search("[A-Za-z]", word):
+    names = list(re.finditer("[A-Za-z]+", word))
+    if not names:
         return "neutral"
     return "math" if all(_is_math_name(name.group(), word[name.end():name.end() + 1]) for name in names) else "text"
 
