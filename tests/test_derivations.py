@@ -88,6 +88,7 @@ def test_wrong_loss_hessian_caught():
         return total / N
 
     assert not loss.check_d3_symbolic("square", sizes=((2, 1, 2),), closed=without_residual)[0]
+    assert not loss.check_d3_symbolic("logistic", sizes=((2, 1, 2),), closed=without_residual)[0]
 
 
 # ---------------------------------------------------------------- the exact zero test
