@@ -214,7 +214,7 @@ def _texttt(name):
 
 PREAMBLE = r"""\documentclass[11pt]{article}
 \usepackage[T1]{fontenc}
-\usepackage{lmodern}
+\IfFileExists{lmodern.sty}{\usepackage{lmodern}}{}  % scalable fonts where installed (Debian: lmodern)
 \usepackage{amsmath,amssymb}
 \usepackage[margin=1in]{geometry}
 \setlength{\emergencystretch}{2em}
