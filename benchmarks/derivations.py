@@ -1,24 +1,42 @@
-"""Time of the symbolic verification of D1 and D2 for n = 2..8 (target: under 60 s on 2 cores).
+"""Wall time of `python -m verify derive` (every derivation's symbolic and numeric checks) against its
+15 s budget, and of `python -m verify export-latex`; runs the CLI as a user does.
 
-Prints each check's time and the ratio of the total to the 60 s budget of the derivations issue.
+Prints the median of the runs, the ratio of that median to the budget, and the slowest checks of
+one run (each check's own seconds, from `derive --json`: with worker processes they overlap).
 """
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
 
-from verify.derivations import softmax as symbolic
-
-BUDGET_SECONDS = 60.0
+BUDGET_SECONDS = 15.0
 
 
-def main():
-    total = 0.0
-    for name, check in (("D1 general n", symbolic.check_d1_general), ("D1 n = 2..8", symbolic.check_d1_explicit),
-                        ("D2 general n", symbolic.check_d2_general), ("D2 n = 2..8", symbolic.check_d2_explicit)):
+def wall_seconds(arguments, repeats):
+    times = []
+    for _ in range(repeats):
         started = time.perf_counter()
-        passed, detail = check()
-        elapsed = time.perf_counter() - started
-        total += elapsed
-        print(f"{name:14} {elapsed:6.2f} s  {'passed' if passed else 'FAILED'}  {detail}")
-    print(f"total {total:.1f} s; ratio to the 60 s budget: {total / BUDGET_SECONDS:.2f}")
+        subprocess.run([sys.executable, "-m", "verify", *arguments], check=True, stdout=subprocess.DEVNULL)
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def main(repeats=3):
+    derive = wall_seconds(["derive"], repeats)
+    median = statistics.median(derive)
+    print(f"derive: median {median:.2f} s of {repeats} ({', '.join(f'{t:.2f}' for t in derive)})")
+    print(f"ratio to the {BUDGET_SECONDS:.0f} s budget: {median / BUDGET_SECONDS:.2f}")
+    with tempfile.TemporaryDirectory() as out:
+        export = wall_seconds(["export-latex", "--out", out], repeats)
+    print(f"export-latex: median {statistics.median(export):.2f} s of {repeats}")
+    report = json.loads(subprocess.run([sys.executable, "-m", "verify", "derive", "--json"], check=True,
+                                       capture_output=True, text=True).stdout)
+    checks = [(c["seconds"], d["id"], c["kind"], c["sizes"]) for d in report["derivations"] for c in d["checks"]]
+    print(f"checks: {sum(s for s, *_ in checks):.1f} s in all; slowest:")
+    for seconds, identifier, kind, sizes in sorted(checks, reverse=True)[:5]:
+        print(f"  {seconds:6.2f} s  {identifier} {kind} ({sizes})")
 
 
 if __name__ == "__main__":

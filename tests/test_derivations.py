@@ -1,20 +1,34 @@
-"""Derivations D1–D6 and A2: every check passes, wrong formulas are caught by both kinds of
-check, the committed LaTeX is what the tool writes, and it compiles."""
+"""Derivations D1–D6 and A2: every check passes, wrong formulas are caught by both kinds of check,
+the exact zero test is exact, the checks run in worker processes with a progress report per check,
+the terminal form fits 80 and 100 columns, and the committed LaTeX is what the tool writes, reads as
+prose (no raw markup) and compiles with no undefined reference and no line over 5 pt too wide."""
 import filecmp
+import io
 import json
+import os
+import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import sympy as sp
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.console import Console
 
 from tests.conftest import ROOT, run_cli
 from tests.test_cli import assert_one_line_error
 from verify.derivations import loss, softmax
+from verify.derivations.exact import Exp, vanishes
 from verify.derivations.records import SIGMA, jacobian_formula
-from verify.derivations.registry import DERIVATION_REGISTRY, run_checks
-from verify.derivations.latex import export
+from verify.derivations.registry import DERIVATION_REGISTRY, DERIVATIONS, run_checks
+from verify.derivations.run import run_derivations
+from verify.latex_export import (LINE_CHARACTERS, PREAMBLE, ClaimRow, claims_section, display, export, registry_rows,
+                                 width)
+from verify.mathtext import prose
+from verify.render import derivations_text
 
 SPEC_DERIVATIONS = ["D1", "D2", "D3", "D4", "D5", "D6"]
 
@@ -74,6 +88,154 @@ def test_wrong_loss_hessian_caught():
         return total / N
 
     assert not loss.check_d3_symbolic("square", sizes=((2, 1, 2),), closed=without_residual)[0]
+    assert not loss.check_d3_symbolic("logistic", sizes=((2, 1, 2),), closed=without_residual)[0]
+
+
+# ---------------------------------------------------------------- the exact zero test
+
+x, y = sp.symbols("x y")
+POLYNOMIALS = st.lists(st.tuples(st.integers(-3, 3), st.integers(0, 3), st.integers(0, 3)), min_size=1, max_size=4).map(
+    lambda terms: sum(c * x**i * y**j for c, i, j in terms)).filter(lambda p: p != 0)
+
+
+@given(POLYNOMIALS, POLYNOMIALS, POLYNOMIALS)
+def test_vanishes_decides_rational_identities_exactly(p, q, r):
+    assert vanishes(p / q - (p * r) / (q * r))
+    assert not vanishes(p / q - (p + 1) / q)
+    assert not vanishes(p / (q * r) - p / (q * r + 1))
+
+
+def test_vanishes_reads_exponentials_as_generators_and_falls_back_on_nested_fractions():
+    a, b = sp.symbols("a b")
+    softmax_a = Exp(a) / (Exp(a) + Exp(b))
+    assert vanishes(sp.diff(softmax_a, a) - softmax_a * (1 - softmax_a))
+    assert not vanishes(sp.diff(softmax_a, a) - softmax_a * (1 + softmax_a))
+    assert vanishes(softmax_a - 1 / (1 + Exp(b) / Exp(a)))  # a fraction inside a denominator: sympy.cancel
+
+
+# ---------------------------------------------------------------- running the checks
+
+
+def test_checks_run_in_workers_report_each_check_and_match_one_process():
+    chosen = [DERIVATION_REGISTRY["D5"], DERIVATION_REGISTRY["A2"]]
+    calls = []
+    parallel = run_derivations(chosen, lambda done, total, label: calls.append((done, total, label)), workers=2)
+    serial = run_derivations(chosen, workers=1)
+    total = sum(len(d.checks) for d in chosen)
+    assert [done for done, _, _ in calls] == list(range(1, total + 1)) and {t for _, t, _ in calls} == {total}
+    outcome = lambda results: [(d.id, [(c.kind, c.sizes, c.passed, c.detail) for c in checks]) for d, checks in results]
+    assert outcome(parallel) == outcome(serial)
+    assert [d.id for d, _ in parallel] == ["D5", "A2"]
+
+
+@pytest.mark.parametrize("columns", [80, 100])
+def test_terminal_form_fits_and_shows_no_latex(columns):
+    fast = [(DERIVATION_REGISTRY[i], run_checks(DERIVATION_REGISTRY[i])) for i in ("D5", "A2")]
+    art_only = [(DERIVATION_REGISTRY[i], ()) for i in ("D1", "D2", "D3", "D4", "D6")]  # the widest art: D2
+    console = Console(width=columns, file=io.StringIO(), color_system=None)
+    derivations_text(fast + art_only, console)
+    shown = console.file.getvalue()
+    assert max(len(line) for line in shown.splitlines()) <= columns
+    assert not re.search(r"[\\$↪]|\^\{|_\{", shown), shown
+    assert "A2 · Assumption 2 needs d ≥ nN (rank argument)" in shown and shown.count("passed") == 4
+
+
+def test_derive_cli_text():
+    out = subprocess.run([sys.executable, "-m", "verify", "derive", "A2"], capture_output=True, text=True, cwd=ROOT,
+                         timeout=300, env={**os.environ, "COLUMNS": "80"})
+    assert out.returncode == 0, out.stderr
+    assert "min_K ‖K Kᵀ − I‖₂ = 1" in out.stdout and out.stdout.count("passed") == 2
+    assert max(len(line) for line in out.stdout.splitlines()) <= 80
+
+
+# ---------------------------------------------------------------- the LaTeX document
+
+
+def compile_latex(folder, name, passes=5):
+    """pdflatex until its log stops asking for a rerun (at most `passes` runs): the last log."""
+    for _ in range(passes):
+        run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", name], cwd=folder,
+                             capture_output=True, text=True, timeout=120, env={**os.environ, "max_print_line": "10000"})
+        assert run.returncode == 0, run.stdout[-3000:]
+        log = (Path(folder) / name).with_suffix(".log").read_text(errors="replace")
+        if not re.search(r"Rerun to get|Rerun LaTeX", log):
+            return log
+    pytest.fail(f"references still unsettled after {passes} pdflatex runs")
+
+
+def layout_problems(log, tolerance_pt=5.0):
+    """Undefined references and lines more than `tolerance_pt` too wide, from a pdflatex log."""
+    undefined = [line for line in log.splitlines() if re.search(r"undefined", line, re.IGNORECASE)]
+    overfull = [line for line in log.splitlines()
+                if (m := re.match(r"Overfull \\hbox \(([\d.]+)pt too wide\)", line)) and float(m.group(1)) > tolerance_pt]
+    return undefined + overfull
+
+
+def test_layout_problems_reads_a_log():
+    log = ("Overfull \\hbox (43.3pt too wide) detected at line 229\nOverfull \\hbox (4.9pt too wide) in paragraph\n"
+           "LaTeX Warning: Reference `sec:claims' on page 1 undefined on input line 17.\n")
+    assert layout_problems(log) == [log.splitlines()[2], log.splitlines()[0]]
+    assert layout_problems("Underfull \\hbox (badness 10000)\n") == []
+
+
+def needs_pdflatex():
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex is not installed (Debian: texlive-latex-base texlive-latex-recommended; .ci/run installs them)")
+
+
+def test_document_compiles_without_undefined_references_or_wide_lines(tmp_path):
+    needs_pdflatex()
+    for name in (Path(ROOT) / "derivations").glob("*.tex"):
+        shutil.copy(name, tmp_path)
+    log = compile_latex(tmp_path, "derivations.tex")
+    assert not layout_problems(log), layout_problems(log)
+    assert (tmp_path / "derivations.pdf").stat().st_size > 10_000
+
+
+def test_claims_section_takes_plain_rows_with_a_short_proof(tmp_path):
+    needs_pdflatex()
+    rows = [ClaimRow("F.demo", "λ_min ≤ j_max² L_T for every z, with L_T the largest eigenvalue of H on T.",
+                     r"\lambda_{\min} \le j_{\max}^2 L_T", ("H symmetric positive definite", "n ≥ 2"), (),
+                     ((r"\lambda_{\min} \le j_{\min}^2 L_T", "F7", "Courant–Fischer"),
+                      (r"j_{\min} \le j_{\max}", "F2", "rank-one modification of diag(z) (Golub 1973)")), "Facts"),
+            ClaimRow("F.plain", "A claim without readings or proof.", "1 \\le 2")]
+    section = claims_section(rows)
+    assert "\\textit{Proof.}" in section and "F7" in section and "Golub 1973" in section
+    assert "It has a single reading." in section and section.count("single reading") == 1
+    (tmp_path / "rows.tex").write_text(PREAMBLE + section + "\\end{document}\n")
+    log = compile_latex(tmp_path, "rows.tex")
+    assert not layout_problems(log), layout_problems(log)
+
+
+def test_a_long_display_is_broken_into_lines_that_fit():
+    long = " + ".join(f"a_{{{k}}} b_{{{k}}}" for k in range(40)) + r" = \sum_k c_k"
+    body = display(long)
+    assert body.startswith("\\begin{multline*}")
+    lines = body.split("\n")[1:-2]
+    assert len(lines) > 1 and all(width(line.rstrip(" \\")) <= LINE_CHARACTERS for line in lines)
+    assert display("a = b").startswith("\\begin{equation*}")
+
+
+def all_prose():
+    texts = [t for d in DERIVATIONS for t in (d.name, d.verified_by, *d.hypotheses, *(s.text for s in d.steps()))]
+    return texts + [t for row in registry_rows() for t in (row.statement, *row.hypotheses)]
+
+
+def test_prose_shows_no_raw_markup():
+    for value in all_prose():
+        latex = prose(value)
+        assert latex.count("$") % 2 == 0, latex
+        text = re.sub(r"\$[^$]*\$", "", latex)
+        assert not re.search(r"\\_|\\\^|\\\{|\\\}|[_^]", text), (value, latex)
+
+
+def test_prose_puts_formulas_in_math_and_leaves_words_as_text():
+    assert prose("K Kᵀ = I_{nN} (d ≥ nN)") == r"$K K^{\top} = I_{nN}\ (d \ge nN)$"
+    assert prose("so κ = max_i λ_max(B_i).") == r"so $\kappa = \max_{i} \lambda_{\max}(B_{i})$."
+    assert prose("K ∈ R^{nN×d} real") == r"$K \in R^{nN\times d}$ real"
+    assert prose("one example, all z_k > 0") == "one example, all $z_{k} > 0$"
+    assert prose("λ_max ≥ a, λ_min ≤ b, n = 2, 3, 4") == r"$\lambda_{\max} \ge a$, $\lambda_{\min} \le b$, $n = 2, 3, 4$"
+    assert prose("Assumption 2 (the rank argument) as in D1") == "Assumption 2 (the rank argument) as in D1"
 
 
 def test_committed_latex_is_what_the_tool_writes(tmp_path):
@@ -92,20 +254,6 @@ def test_export_is_byte_identical_run_to_run(tmp_path):
     assert filecmp.cmpfiles(tmp_path / "a", tmp_path / "b", names, shallow=False)[0] == names
 
 
-def test_document_compiles_with_pdflatex(tmp_path):
-    if shutil.which("pdflatex") is None:
-        pytest.skip("pdflatex is not installed (Debian: texlive-latex-base texlive-latex-recommended; .ci/run installs them)")
-    for name in (Path(ROOT) / "derivations").glob("*.tex"):
-        shutil.copy(name, tmp_path)
-    for _ in range(2):  # the second pass resolves references
-        run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "derivations.tex"],
-                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
-        assert run.returncode == 0, run.stdout[-3000:]
-    log = (tmp_path / "derivations.log").read_text(errors="replace")
-    assert "undefined" not in log.lower(), [line for line in log.splitlines() if "undefined" in line.lower()]
-    assert (tmp_path / "derivations.pdf").stat().st_size > 10_000
-
-
 def test_document_reads_as_a_document():
     text = (Path(ROOT) / "derivations" / "derivations.tex").read_text()
     for marker in ("\\section{Derivations}", "\\section{Claims checked}", "\\paragraph{Hypotheses.}",
@@ -113,10 +261,9 @@ def test_document_reads_as_a_document():
         assert marker in text
     for derivation_id in SPEC_DERIVATIONS:
         assert f"\\label{{sec:{derivation_id}}}" in text
-    from verify.claims.registry import CLAIMS
-
-    for claim in CLAIMS:
-        assert f"\\texttt{{{claim.id}}}" in text
+    for row in registry_rows():
+        assert f"\\texttt{{{row.id}}}" in text
+    assert "Readings: one reading" not in text and "\\ref{" not in text  # one pdflatex pass resolves everything
 
 
 def test_derive_cli_json():
@@ -139,3 +286,11 @@ def test_export_latex_bad_out(tmp_path):
     assert_one_line_error(run_cli("export-latex", "--out", str(target)))
     assert_one_line_error(run_cli("export-latex", "--out", str(target / "below-a-file")))
     assert target.read_text() == "x"
+
+
+def test_export_latex_refuses_claim_text_it_cannot_set(tmp_path):
+    claims = tmp_path / "claims.toml"
+    claims.write_text('[[claim]]\nid = "mine.sum"\nstatement = "∑ of λ stays small"\nholds = "lambda_min <= mu_T * z_max**2"\n')
+    out = run_cli("export-latex", "--out", str(tmp_path / "out"), "--claims", str(claims))
+    assert_one_line_error(out)
+    assert "'∑'" in out.stderr and not (tmp_path / "out").exists()

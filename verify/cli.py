@@ -190,19 +190,16 @@ def cmd_assumption2(args):
 
 
 def cmd_derive(args):
+    from verify.derivations.registry import DERIVATION_REGISTRY
+    from verify.derivations.run import run_derivations
     from verify.errors import InputError
-    from verify.derivations.registry import DERIVATION_REGISTRY, run_checks
 
     unknown = [i for i in args.ids if i not in DERIVATION_REGISTRY]
     if unknown:
         raise InputError(f"unknown derivation id {unknown[0]!r}; choose from {', '.join(DERIVATION_REGISTRY)}")
     chosen = [DERIVATION_REGISTRY[i] for i in args.ids] if args.ids else list(DERIVATION_REGISTRY.values())
-    results = []
     with _LazyProgress("checking derivations") as progress:
-        for index, derivation in enumerate(chosen):
-            progress(index, len(chosen), derivation.id)
-            results.append((derivation, run_checks(derivation)))
-        progress(len(chosen), len(chosen), "done")
+        results = run_derivations(chosen, progress)
     from verify.render import derivations_json, derivations_text
 
     if args.json:
@@ -214,7 +211,7 @@ def cmd_derive(args):
 
 
 def cmd_export_latex(args):
-    from verify.derivations.latex import export
+    from verify.latex_export import export
 
     paths = export(args.out, args.claims)
     print(f"wrote {len(paths)} files to {args.out}/: " + ", ".join(Path(p).name for p in paths))

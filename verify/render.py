@@ -1,6 +1,8 @@
 """Tables (rich) and JSON shapes for the CLI: the one place that prints; the library never does."""
 from rich.console import Console
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from verify.claims.record import READING_TEXT
 from verify.numerics.precision import decimal
@@ -199,26 +201,40 @@ def assumption2_dimensions_table(report, console=None):
 
 
 def derivations_json(results):
-    from verify.derivations.latex import to_latex  # SymPy's printer: loaded only by the derivation commands
+    from verify.mathtext import to_latex  # SymPy's printers: loaded only by the derivation commands
 
     return {"command": "derive", "versions": package_versions(), "derivations": [
-        {"id": d.id, "name": d.name, "result_latex": r",\quad ".join(to_latex(r) for r in d.result()),
-         "checks": [{"kind": c.kind, "sizes": c.sizes, "passed": c.passed, "detail": c.detail} for c in checks]}
+        {"id": d.id, "name": d.name, "hypotheses": list(d.hypotheses),
+         "result_latex": r",\quad ".join(to_latex(r) for r in d.result()),
+         "checks": [{"kind": c.kind, "sizes": c.sizes, "passed": c.passed, "detail": c.detail,
+                     "seconds": round(c.seconds, 2)} for c in checks]}
         for d, checks in results]}
 
 
 def derivations_text(results, console=None):
-    import sympy as sp
-
-    from verify.derivations.latex import to_latex
-
+    """Each derivation: a plain heading, its closed form as SymPy's Unicode art, then each check on a line
+    (verdict, kind, sizes, seconds) with what it measured below it."""
     console = console or Console()
     for derivation, checks in results:
-        console.rule(f"[bold]{derivation.id}[/]: {derivation.name}")
+        console.rule(f"{derivation.id} · {derivation.name}", style="bold")
         for result in derivation.result():
-            latex_named = any("\\" in str(symbol) or "{" in str(symbol) for symbol in result.free_symbols)
-            shown = f"  {to_latex(result)}" if latex_named else sp.pretty(result, use_unicode=True)
-            console.print(shown, highlight=False, markup=False)
+            art = "\n".join("  " + line.rstrip() for line in _art(result, console.width - 2).splitlines())
+            console.print("\n" + art + "\n", highlight=False, markup=False, soft_wrap=True)
         for check in checks:
             mark = "[green]passed[/]" if check.passed else "[bold red]FAILED[/]"
-            console.print(f"  {check.kind:9} {check.sizes:24} {mark}  {check.detail}", highlight=False)
+            console.print(f"  {mark}  {check.kind} · {check.sizes}  [dim]({check.seconds:.1f} s)[/]", highlight=False)
+            console.print(Padding(Text(check.detail), (0, 0, 0, 4), expand=False), highlight=False)
+        console.print()
+
+
+def _art(result, width):
+    """SymPy's Unicode art of a result; wider than `width`, an equation is drawn as its two sides, one under
+    the other (never cut and wrapped)."""
+    import sympy as sp
+
+    from verify.mathtext import to_unicode
+
+    art = to_unicode(result)
+    if max(map(len, art.splitlines())) <= width or not isinstance(result, sp.Eq):
+        return art
+    return to_unicode(result.lhs) + " =\n" + "\n".join("    " + line for line in to_unicode(result.rhs).splitlines())

@@ -3,8 +3,9 @@ import numpy as np
 import sympy as sp
 from scipy.linalg import block_diag
 
-from verify.derivations.records import BlockDiag, Step, jacobian_formula, vanishes_in_p
+from verify.derivations.exact import vanishes
 from verify.derivations.loss import small_problem
+from verify.derivations.records import BLOCKDIAG, Step, jacobian_formula, softmax_of_linear
 from verify.numerics import dynamics, model
 from verify.numerics.model import orthonormal_keys
 from verify.numerics.softmax import jacobian
@@ -56,18 +57,17 @@ def check_d5_numeric():
 
 def d5_steps():
     eta, N = sp.Symbol("eta", positive=True), sp.Symbol("N", positive=True)
-    J, K, G = (sp.Symbol(v, commutative=False) for v in ("J", "K", "G"))
-    Kt = sp.Symbol("K^{\\top}", commutative=False)
+    J, K, G, Kt = (sp.Symbol(v, commutative=False) for v in ("J", "K", "G", "Kᵀ"))
     return (
-        Step("Stacking the examples, $\\nabla L = \\frac1N K^\\top J G$ with $J = \\operatorname{blockdiag}(J_i)$ and $G = (g_i)_i$, so to first order",
-             sp.Eq(sp.Symbol("z_{t+1} - z_t"), -eta / N * J * K * Kt * J * G)),
-        Step("Under Assumption 2 ($K K^\\top = I$) the preconditioner decouples:",
-             sp.Eq(sp.Symbol("P"), BlockDiag(sp.Symbol("J_1^2"), sp.Symbol("\\ldots"), sp.Symbol("J_N^2")))),
+        Step("Stacking the examples, ∇L = (1/N) Kᵀ J G with J = blockdiag(J_i) and G = (g_i)_i, so to first order",
+             sp.Eq(sp.Symbol("zₜ₊₁ − zₜ"), -eta / N * J * K * Kt * J * G)),
+        Step("Under Assumption 2 (K Kᵀ = I) the preconditioner decouples:",
+             sp.Eq(sp.Symbol("P"), BLOCKDIAG(sp.Symbol("J₁²"), sp.Symbol("…"), sp.Symbol("J_N²")))),
     )
 
 
 def d5_result():
-    return (sp.Eq(sp.Symbol("J K K^{\\top} J"), BlockDiag(sp.Symbol("J_i^2"))),)
+    return (sp.Eq(sp.Symbol("J K Kᵀ J"), BLOCKDIAG(sp.Symbol("Jᵢ²"))),)
 
 
 def check_d6_symbolic():
@@ -80,7 +80,7 @@ def check_d6_symbolic():
     eta = sp.Symbol("eta")
     left = (J * K * (sp.Identity(d) - eta * K.T * J * H * J * K)).expand()
     right = ((sp.Identity(m) - eta * J * K * K.T * J * H) * J * K).expand()
-    difference = sp.simplify(left - right)
+    difference = (left - right).doit()
     linear = difference == 0 or isinstance(difference, sp.ZeroMatrix)  # SymPy returns scalar 0 here
     residual_free = _zero_residual_hessian_is_gauss_newton()
     return linear and residual_free, "JK(I − ηKᵀMK) = (I − ηPH)JK (MatrixSymbol algebra); ∇²L(p*) = KᵀMK at zero residual, (n, N, d) = (2, 2, 2)"
@@ -90,15 +90,9 @@ def _zero_residual_hessian_is_gauss_newton(n=2, N=2, d=2):
     K, u, _ = small_problem(n, N, d, seed=6, loss="square")
     p = sp.symbols(f"p1:{d + 1}", real=True)
     q = sp.symbols(f"q1:{d + 1}", real=True)  # p*
-    def zs_at(point):
-        out = []
-        for i in range(N):
-            e = [sp.exp(sum(K[i][r][c] * point[c] for c in range(d))) for r in range(n)]
-            out.append([v / sum(e) for v in e])
-        return out
-    teacher = zs_at(q)
+    teacher = [softmax_of_linear(K[i], q) for i in range(N)]
     y = [sum(u[i][r] * teacher[i][r] for r in range(n)) for i in range(N)]
-    zs = zs_at(p)
+    zs = [softmax_of_linear(K[i], p) for i in range(N)]
     L = sum((sum(u[i][r] * zs[i][r] for r in range(n)) - y[i]) ** 2 for i in range(N)) / (2 * N)
     at_star = sp.hessian(L, p).subs(dict(zip(p, q)))
     gauss_newton = sp.zeros(d, d)
@@ -106,7 +100,7 @@ def _zero_residual_hessian_is_gauss_newton(n=2, N=2, d=2):
         Ki, ui = sp.Matrix(K[i]), sp.Matrix(u[i])
         Ji = jacobian_formula(teacher[i])
         gauss_newton += Ki.T * Ji * ui * ui.T * Ji * Ki / N
-    return all(vanishes_in_p(a - b, q) for a, b in zip(at_star, gauss_newton))
+    return all(vanishes(a - b) for a, b in zip(at_star, gauss_newton))
 
 
 def check_d6_numeric():
@@ -126,14 +120,14 @@ def check_d6_numeric():
 
 def d6_steps():
     eta = sp.Symbol("eta", positive=True)
-    e = sp.Symbol("e_t", commutative=False)
-    P, H = sp.Symbol("P^*", commutative=False), sp.Symbol("H^*", commutative=False)
+    e = sp.Symbol("eₜ", commutative=False)
+    P, H = sp.Symbol("P*", commutative=False), sp.Symbol("H*", commutative=False)
     return (
-        Step("Linearising the GD map $p \\mapsto p - \\eta \\nabla L(p)$ at a stationary $p^*$ with zero residual, where "
-             "$\\nabla^2 L(p^*) = K^\\top M K$, $M = \\operatorname{blockdiag}(J_i H_i J_i)$, and mapping to attention space by $JK$:",
-             sp.Eq(sp.Symbol("e_{t+1}"), (1 - eta * P * H) * e)),
-        Step("With $P^* = J^* K K^\\top J^*$, the local rate at $\\eta = 1/\\lambda_{\\max}$ is",
-             sp.Eq(sp.Symbol("\\rho"), 1 - 1 / sp.Symbol("\\kappa(K^{\\top} M K)"))),
+        Step("Linearising the GD map p ↦ p − η ∇L(p) at a stationary p* with zero residual, where "
+             "∇²L(p*) = Kᵀ M K, M = blockdiag(J_i H_i J_i), and mapping to attention space by J K:",
+             sp.Eq(sp.Symbol("eₜ₊₁"), (1 - eta * P * H) * e)),
+        Step("With P* = J* K Kᵀ J*, the local rate at η = 1/λ_max is",
+             sp.Eq(sp.Symbol("rho"), 1 - 1 / sp.Symbol("κ(Kᵀ M K)"))),
     )
 
 

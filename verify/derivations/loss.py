@@ -3,7 +3,9 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from verify.derivations.records import (Step, hessian_formula, jacobian_formula, numeric, softmax_mp, vanishes_in_p)
+from verify.derivations.exact import Exp, vanishes
+from verify.derivations.records import (Step, hessian_formula, jacobian_formula, numeric, softmax_exprs, softmax_mp,
+                                         softmax_of_linear)
 from verify.numerics import model
 
 
@@ -17,7 +19,7 @@ def small_problem(n, N, d, seed, loss):
 
 def _loss_terms(loss):
     yhat, y = sp.symbols("yhat y")
-    ell = sp.Rational(1, 2) * (yhat - y) ** 2 if loss == "square" else sp.log(1 + sp.exp(-y * yhat))
+    ell = sp.Rational(1, 2) * (yhat - y) ** 2 if loss == "square" else sp.log(1 + Exp(-y * yhat))
     return ell, yhat, y
 
 
@@ -47,16 +49,16 @@ def check_d3_symbolic(loss="square", sizes=((2, 1, 2), (2, 2, 2), (3, 1, 2), (2,
         K, u, y = small_problem(n, N, d, seed=n * 100 + N * 10 + d, loss=loss)
         p = sp.symbols(f"p1:{d + 1}", real=True)
         ell, yhat_s, y_s = _loss_terms(loss)
-        logits = [[sum(K[i][r][c] * p[c] for c in range(d)) for r in range(n)] for i in range(N)]
-        zs = []
-        for i in range(N):
-            e = [sp.exp(v) for v in logits[i]]
-            zs.append([v / sum(e) for v in e])
+        zs = [softmax_of_linear(K[i], p) for i in range(N)]
         L = sum(ell.subs({yhat_s: sum(u[i][r] * zs[i][r] for r in range(n)), y_s: y[i]}) for i in range(N)) / N
         difference = sp.hessian(L, p) - closed(K, u, y, p, loss, lambda i: zs[i])
-        if not all(vanishes_in_p(entry, p) for entry in difference):
+        if not all(vanishes(entry) for entry in difference):
             return False, f"{loss} loss: difference does not vanish at (n, N, d) = {(n, N, d)}"
     return True, f"{loss} loss: sympy.hessian(L) − closed form ≡ 0 for (n, N, d) ∈ {list(sizes)}"
+
+
+def check_d3_logistic():
+    return check_d3_symbolic("logistic")
 
 
 def check_d3_numeric(loss="square", size=(5, 4, 6), dps=40):
@@ -92,27 +94,31 @@ def check_d3_numeric(loss="square", size=(5, 4, 6), dps=40):
     return worst < 1e-12, f"{loss} loss: max relative |finite difference − closed form| = {worst:.1e} ({dps}-digit FD, float64 closed form)"
 
 
+def check_d3_numeric_logistic():
+    return check_d3_numeric("logistic")
+
+
 def d3_steps():
-    p, K_i, J_i, u_i, g, H = sp.symbols("p K_i J_i u_i g_i H_i", commutative=False)
-    L = sp.Function("L")
-    N = sp.Symbol("N", positive=True)
-    Kt = sp.Symbol("K_i^{\\top}", commutative=False)
+    p, K_i, J_i, g, H, R = sp.symbols("p Kᵢ Jᵢ gᵢ Hᵢ Rᵢ", commutative=False)
+    N, i = sp.Symbol("N", positive=True), sp.Symbol("i")
+    Kt = sp.Symbol("Kᵢᵀ", commutative=False)
+    ell = sp.Function("ℓ")(sp.Symbol("ŷᵢ"), sp.Symbol("yᵢ"))
     return (
-        Step("The loss over $N$ sequences with logits $s_i = K_i p$ and prediction $\\hat y_i = u_i^\\top \\sigma(s_i)$:",
-             sp.Eq(L(p), sp.Sum(sp.Function("\\ell")(sp.Symbol("\\hat{y}_i"), sp.Symbol("y_i")), (sp.Symbol("i"), 1, N)) / N)),
-        Step("By the chain rule with D1, $g_i = \\nabla_{z_i}\\ell = \\ell'(\\hat y_i)\\, u_i$:",
-             sp.Eq(sp.Symbol("\\nabla L(p)"), sp.Sum(Kt * J_i * g, (sp.Symbol("i"), 1, N)) / N)),
-        Step("Differentiating again, with D2 for the second derivative of $\\sigma$:",
-             sp.Eq(sp.Symbol("\\nabla^2 L(p)"), sp.Sum(Kt * (J_i * H * J_i + sp.Symbol("R_i", commutative=False)) * K_i,
-                                                      (sp.Symbol("i"), 1, N)) / N)),
+        Step("The loss over N sequences with logits s_i = K_i p and prediction ŷ_i = u_iᵀ σ(s_i):",
+             sp.Eq(sp.Function("L")(p), sp.Sum(ell, (i, 1, N)) / N)),
+        Step("By the chain rule with D1, g_i = ∇_{z_i} ℓ = ℓ′(ŷ_i) u_i:",
+             sp.Eq(sp.Symbol("∇L(p)"), sp.Sum(Kt * J_i * g, (i, 1, N)) / N)),
+        Step("Differentiating again, with D2 for the second derivative of σ:",
+             sp.Eq(sp.Symbol("∇²L(p)"), sp.Sum(Kt * (J_i * H * J_i + R) * K_i, (i, 1, N)) / N)),
     )
 
 
 def d3_result():
+    u, ut = sp.symbols("uᵢ uᵢᵀ", commutative=False)
     return (
-        sp.Eq(sp.Symbol("H_i"), sp.Symbol("\\ell''(\\hat y_i)") * sp.Symbol("u_i u_i^{\\top}")),
-        sp.Eq(sp.Symbol("R_i"), sp.Symbol("\\sum_k g_{ik} \\nabla^2 \\sigma_k(s_i)")),
-        sp.Eq(sp.Symbol("\\nabla^2 L(p^*)"), sp.Symbol("K^{\\top} M K") * 1),
+        sp.Eq(sp.Symbol("Hᵢ"), sp.Symbol("ℓ″(ŷᵢ)") * u * ut),
+        sp.Eq(sp.Symbol("Rᵢ"), sp.Symbol("Σₖ gᵢₖ ∇²σₖ(sᵢ)")),
+        sp.Eq(sp.Symbol("∇²L(p*)"), sp.Symbol("Kᵀ M K")),
     )
 
 
@@ -120,20 +126,23 @@ def d3_result():
 
 
 def check_d4_symbolic(jac=jacobian_formula, hess=hessian_formula, sizes=(2, 3, 4)):
+    """The Taylor polynomial of σ(s + εΔ) to second order in ε (SymPy's derivatives at ε = 0) against
+    z + ε JΔ + ε²/2 ∇²σ[Δ, Δ], as a polynomial in ε with symbolic s and Δ."""
     eps = sp.Symbol("epsilon")
     for n in sizes:
-        x = sp.symbols(f"x1:{n + 1}", positive=True)
+        s, z = softmax_exprs(n)
         delta = sp.symbols(f"Delta1:{n + 1}", real=True)
-        z = [v / sum(x) for v in x]
-        moved = [xv * sp.exp(eps * dv) for xv, dv in zip(x, delta)]
+        moved = [Exp(sv + eps * dv) for sv, dv in zip(s, delta)]
+        total = sp.Add(*moved)
         J, T = jac(z), hess(z)
         for k in range(n):
-            series = sp.series(moved[k] / sum(moved), eps, 0, 3).removeO()
+            along = moved[k] / total
+            taylor = sum(sp.diff(along, eps, order).subs(eps, 0) * eps**order / sp.factorial(order) for order in range(3))
             first = sum(J[k, a] * delta[a] for a in range(n))
             second = sum(T[k][a][b] * delta[a] * delta[b] for a in range(n) for b in range(n)) / 2
-            if sp.cancel(sp.together(series - z[k] - eps * first - eps**2 * second)) != 0:
+            if not vanishes(taylor - z[k] - eps * first - eps**2 * second):
                 return False, f"Taylor coefficients differ at n = {n}, k = {k}"
-    return True, f"series of σ(s + εΔ) to O(ε³) equals z + εJΔ + ε²/2·∇²σ[Δ,Δ] for n = {list(sizes)}"
+    return True, f"Taylor polynomial of σ(s + εΔ) to ε² equals z + εJΔ + ε²/2·∇²σ[Δ,Δ] for n = {list(sizes)}"
 
 
 def check_d4_numeric(jac=jacobian_formula, hess=hessian_formula, dps=60):
@@ -164,11 +173,11 @@ def d4_steps():
     eta = sp.Symbol("eta", positive=True)
     return (
         Step("One GD step moves the logits by",
-             sp.Eq(sp.Symbol("\\Delta s"), sp.Mul(-1, eta, sp.Symbol("K \\nabla L(p_t)"), evaluate=False))),
-        Step("Taylor's theorem in $\\Delta s$ with D1 and D2 gives Eq.~(16):",
-             sp.Eq(sp.Symbol("z_{t+1}"), sp.Add(sp.Symbol("z_t"), sp.Symbol("J \\Delta s"),
-                                                sp.Mul(sp.Rational(1, 2), sp.Symbol("\\nabla^{2}\\sigma[\\Delta s, \\Delta s]"), evaluate=False),
-                                                sp.Symbol("O(\\|\\Delta s\\|^{3})"), evaluate=False))),
+             sp.Eq(sp.Symbol("Δs"), sp.Mul(-1, eta, sp.Symbol("K ∇L(pₜ)"), evaluate=False))),
+        Step("Taylor's theorem in Δs with D1 and D2 gives Eq. (16):",
+             sp.Eq(sp.Symbol("zₜ₊₁"), sp.Add(sp.Symbol("zₜ"), sp.Symbol("J Δs"),
+                                             sp.Mul(sp.Rational(1, 2), sp.Symbol("∇²σ[Δs, Δs]"), evaluate=False),
+                                             sp.Symbol("O(‖Δs‖³)"), evaluate=False))),
     )
 
 

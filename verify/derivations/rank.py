@@ -1,10 +1,13 @@
-"""The rank argument of A2.dim: K Kᵀ = I_{nN} needs d ≥ nN; below it the least violations are 1 and √(nN − d)."""
+"""The rank argument of A2.dim: K Kᵀ = I_{nN} needs d ≥ nN; below it the least violations are 1 and √(nN − d).
+
+The symbolic half (det(K Kᵀ) ≡ 0 for a K of independent symbols) lives in verify.numerics.assumption2,
+where the A2.dim claim's checker uses the same function.
+"""
 import numpy as np
 import sympy as sp
 
-from verify.claims.assumption2_claims import SYMBOLIC_SIZES, symbolic_rank_proof
 from verify.derivations.records import Step
-from verify.numerics.assumption2 import least_violation_bound, violation
+from verify.numerics.assumption2 import SYMBOLIC_SIZES, least_violation_bound, symbolic_rank_proof, violation
 from verify.numerics.model import orthonormal_keys
 
 
@@ -26,13 +29,12 @@ def check_rank_numeric():
 
 def rank_steps():
     return (
-        Step("For $K \\in \\mathbb{R}^{nN \\times d}$ with $d < nN$,",
-             sp.Le(sp.Symbol("\\operatorname{rank}(K K^{\\top})"), sp.Symbol("\\operatorname{rank}(K)"))),
-        Step("and $\\operatorname{rank}(K) \\le d$, so $K K^\\top$ is singular and at least $nN - d$ eigenvalues of $K K^\\top - I$ equal $-1$:",
-             sp.Ge(sp.Symbol("\\|K K^{\\top} - I\\|_F^2"), sp.Symbol("nN") - sp.Symbol("d"))),
+        Step("For K ∈ ℝ^{nN×d} with d < nN,", sp.Le(sp.Symbol("rank(K Kᵀ)"), sp.Symbol("rank(K)"))),
+        Step("and rank(K) ≤ d, so K Kᵀ is singular and at least nN − d eigenvalues of K Kᵀ − I equal −1:",
+             sp.Ge(sp.Symbol("‖K Kᵀ − I‖_F²"), sp.Symbol("nN") - sp.Symbol("d"))),
     )
 
 
 def rank_result():
-    return (sp.Eq(sp.Symbol("\\min_K \\|K K^{\\top} - I\\|_2"), 1),
-            sp.Eq(sp.Symbol("\\min_K \\|K K^{\\top} - I\\|_F"), sp.sqrt(sp.Symbol("nN") - sp.Symbol("d"))))
+    return (sp.Eq(sp.Symbol("min_K ‖K Kᵀ − I‖₂"), 1),
+            sp.Eq(sp.Symbol("min_K ‖K Kᵀ − I‖_F"), sp.sqrt(sp.Symbol("nN") - sp.Symbol("d"))))

@@ -3,32 +3,38 @@ SymPy/mpmath helpers the derivations share.
 
 Every closed form is a function `formula(z, ...)` that the checks take as a parameter,
 so a deliberately wrong formula can be handed to them (the tests do) and must fail both.
+Prose (names, hypotheses, step texts) is written in Unicode math: the terminal shows it as
+it is and the LaTeX export converts it (verify.mathtext).
 """
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable
 
 import mpmath as mp
 import numpy as np
 import sympy as sp
 
+from verify.derivations.exact import Exp
 from verify.numerics.softmax import jacobian_symbolic
+
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a derivation: prose (LaTeX-safe) and the SymPy expression it produced."""
+    """One step of a derivation: prose (Unicode math) and the SymPy expression it produced."""
 
-    text: str  # plain LaTeX-safe prose
+    text: str
     expr: object  # a SymPy object (usually an Eq)
 
 
 @dataclass(frozen=True)
 class Check:
-    """A check's outcome: symbolic or numeric, the sizes covered, passed or not, and what it measured."""
+    """A check's outcome: symbolic or numeric, the sizes covered, passed or not, what it measured, its seconds."""
 
     kind: str  # "symbolic" or "numeric"
     sizes: str
     passed: bool
     detail: str
+    seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -36,21 +42,17 @@ class Derivation:
     """A derivation: id, name, hypotheses, its SymPy steps and closed form, how it is verified, its checks."""
 
     id: str
-    name: str
+    name: str  # Unicode prose
     slug: str
-    hypotheses: tuple  # LaTeX-safe strings
+    hypotheses: tuple  # Unicode prose
     steps: Callable = field(repr=False)  # () -> tuple of Step
-    result: Callable = field(repr=False)  # () -> SymPy Eq, the closed form
-    verified_by: str = ""  # how, for the document (static: the document stays byte-identical)
-    checks: tuple = field(default=(), repr=False)  # (kind, sizes, function(**overrides) -> (passed, detail))
+    result: Callable = field(repr=False)  # () -> tuple of SymPy Eq, the closed form
+    verified_by: str = ""  # prose, for the document (static: the document stays byte-identical)
+    checks: tuple = field(default=(), repr=False)  # (kind, sizes, function() -> (passed, detail))
 
 
-class BlockDiag(sp.Function):
-    """blockdiag(A_1, …, A_N), printed by our LaTeX printer."""
-
-
-class Diag(sp.Function):
-    """diag(z)."""
+BLOCKDIAG = sp.Function("blockdiag")
+DIAG = sp.Function("diag")
 
 
 # ---------------------------------------------------------------- closed forms (the claims under test)
@@ -101,28 +103,18 @@ def to_sigma(expr, indices):
 
 
 def softmax_exprs(n):
-    s = sp.symbols(f"s1:{n + 1}", real=True)
-    e = [sp.exp(v) for v in s]
-    total = sum(e)
+    """The logits s_1..s_n and σ(s) = Exp(s_k) / Σ_j Exp(s_j) (see verify.derivations.exact.Exp)."""
+    s = sp.symbols(f"s1:{n + 1}")
+    e = [Exp(v) for v in s]
+    total = sp.Add(*e)
     return s, [v / total for v in e]
 
 
-def rational(expr, s):
-    """exp(s_j) → x_j (positive symbols): softmax expressions become rational functions."""
-    x = sp.symbols(f"x1:{len(s) + 1}", positive=True)
-    return expr.subs({sp.exp(v): xv for v, xv in zip(s, x)})
-
-
-def vanishes_in_p(expr, p):
-    """expr ≡ 0 for logits integer-linear in p: with p_c = log w_c every exponential becomes a
-    monomial in w (SymPy may merge exp(a)·exp(b), so substituting the exponentials themselves is fragile)."""
-    w = sp.symbols(f"w1:{len(p) + 1}", positive=True)
-    expr = sp.powsimp(expr.subs({pc: sp.log(wc) for pc, wc in zip(p, w)}), force=True)
-    return sp.cancel(sp.together(sp.expand(expr))) == 0
-
-
-def vanishes(expr, s):
-    return sp.cancel(sp.together(rational(expr, s))) == 0
+def softmax_of_linear(K, p):
+    """σ(K p) for an integer matrix K (rows of a sequence's keys) and symbols p, with Exp."""
+    e = [Exp(sum(row[c] * p[c] for c in range(len(p)))) for row in K]
+    total = sp.Add(*e)
+    return [v / total for v in e]
 
 
 def random_logits(n, seed, spread=4):
@@ -134,3 +126,21 @@ def softmax_mp(s):
     e = [mp.exp(v) for v in s]
     total = mp.fsum(e)
     return [v / total for v in e]
+
+
+def shifted_softmax(s):
+    """softmax(s + t_a e_a + t_b e_b) as a function of (a, t_a, b, t_b), remembered: mpmath's finite-difference
+    stencils for all k (and for (a, b) and (b, a)) evaluate the same shifted logits, so each is computed once."""
+
+    @lru_cache(maxsize=None)
+    def at(shifted):
+        return softmax_mp(list(shifted))
+
+    def value(a, ta, b=None, tb=0):
+        t = list(s)
+        t[a] += ta
+        if b is not None:
+            t[b] += tb
+        return at(tuple(t))
+
+    return value

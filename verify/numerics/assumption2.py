@@ -30,7 +30,6 @@ from verify.numerics.softmax import jacobian
 MAX_ROWS = 1000  # n·N: the nN × nN matrices are dense
 MAX_D = 2000  # key dimension
 MAX_ROWS_TIMES_D = 200_000  # n·N·d: one GD step near p* costs about this many operations
-SYMBOLIC_SIZES = ((2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (4, 3))  # (nN, d) with d < nN: det(K Kᵀ) ≡ 0 by SymPy
 ROUNDING = 1e-12  # a float64 identity "holds" below this; "fails" needs 1e6 times more
 REDECIDE_DPS = CERTIFY_DPS  # digits at which a float64 margin inside rounding is re-decided
 
@@ -126,19 +125,6 @@ def check_sizes(n, N, d):
     if n * N * d > MAX_ROWS_TIMES_D:
         raise InputError(f"n·N·d = {n}·{N}·{d} = {n * N * d} is above {MAX_ROWS_TIMES_D:,}, the cost bound of the GD "
                          f"run near p*; give d ≤ {MAX_ROWS_TIMES_D // (n * N)} with these n, N", "d")
-
-
-def symbolic_rank_proof(sizes=SYMBOLIC_SIZES):
-    """The sizes "rows×d" (of `sizes`, pairs with d < rows) where det(K Kᵀ) expands to 0 for a K of
-    independent symbols: K Kᵀ is singular whatever K is."""
-    import sympy as sp  # loaded on use: the numerics import fast
-
-    proved = []
-    for rows, d in sizes:
-        K = sp.Matrix(rows, d, lambda i, j: sp.Symbol(f"k_{i}_{j}"))
-        if sp.expand((K * K.T).det(method="berkowitz")) == 0:
-            proved.append(f"{rows}×{d}")
-    return proved
 
 
 def decoupling(n, N, d, rng, spread=2.0):
@@ -246,3 +232,21 @@ def under_parameterized(n, N, d, rng, spread=2.0):
     kappa_upper = m[0] / lower_at[rank - 1] if lower_at[rank - 1] > tol else math.inf
     kappa_lower = lower_at[0] / m[rank - 1] if m[rank - 1] > tol else 0.0
     return UnderParameterized(d, bool(margin >= 0), float(margin), float(kappa), float(kappa_lower), float(kappa_upper))
+
+
+SYMBOLIC_SIZES = ((2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (4, 3))  # (nN, d) with d < nN
+
+
+def symbolic_rank_proof(sizes=SYMBOLIC_SIZES):
+    """The sizes `rows×d` (d < rows) at which det(K Kᵀ) is the zero polynomial for a K of independent
+    symbols: computed exactly in the ring ZZ[k_ij] (the symbolic half of the rank argument, A2.dim)."""
+    import sympy as sp  # only the symbolic callers pay for loading SymPy
+    from sympy.polys.matrices import DomainMatrix
+
+    proved = []
+    for rows, d in sizes:
+        K = DomainMatrix.from_Matrix(sp.Matrix(rows, d, lambda i, j: sp.Symbol(f"k_{i}_{j}")))
+        gram = K * K.transpose()
+        if gram.det() == gram.domain.zero:
+            proved.append(f"{rows}×{d}")
+    return proved
