@@ -254,7 +254,7 @@ def export(out_dir="derivations", claims_file=None, rows=None):
     the registry's); with a claim file, also user-claims.tex and a section of the document. The paths."""
     user = None
     if claims_file is not None:
-        from verify.claims.user.claimfile import load_claims  # only this option reads a claim file
+        from verify.claims.claimfile import load_claims  # only this option reads a claim file
 
         source = (f"Stated in \\texttt{{{_texttt(Path(claims_file).name)}}}; \\texttt{{python -m verify claims}} "
                   "gives their verdicts.")

@@ -9,7 +9,7 @@ import functools
 
 from verify.claims.language.outcome import Outcome, negated
 from verify.claims.language.quantities import canonical
-from verify.claims.language.syntax import And, BinOp, Call, Compare, ForAll, Index, Item, Name, Neg, Not, Num, Or
+from verify.claims.language.syntax import And, BinOp, Call, Compare, ForAll, Index, IndexValue, Item, Name, Neg, Not, Num, Or
 from verify.claims.language.text import index_text, instantiate, to_text
 from verify.errors import InputError
 
@@ -70,6 +70,8 @@ def value(node, point, backend):
         return backend.leaf(point.get(node.id))
     if isinstance(node, Item):
         return backend.leaf(point.get(node.name, item_index(node, point.n)))
+    if isinstance(node, IndexValue):
+        return backend.integer(node.index.at(point.n))
     if isinstance(node, Neg):
         return backend.neg(value(node.operand, point, backend))
     if isinstance(node, BinOp):

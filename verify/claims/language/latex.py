@@ -37,6 +37,9 @@ class ClaimLatexPrinter(LatexPrinter):
             return rf"z_{{({index})}}"
         return rf"{latex_name(item.name)}_{{{index}}}"
 
+    def _print_IndexValue(self, node):
+        return index_text(node.index).replace(" ", "")
+
     def _print_Call(self, call):
         args = [self._print(a) for a in call.args]
         if call.name == "sqrt":

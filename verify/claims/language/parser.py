@@ -13,8 +13,8 @@ import warnings
 from fractions import Fraction
 
 from verify.claims.language.quantities import BY_NAME, CONSTANTS, FUNCTIONS, INDEXED
-from verify.claims.language.syntax import (And, BinOp, Call, Compare, ForAll, Index, Item, Name, Neg, Not, Num,
-                                           Or)
+from verify.claims.language.syntax import (And, BinOp, Call, Compare, ForAll, Index, IndexValue, Item, Name, Neg,
+                                           Not, Num, Or)
 from verify.errors import InputError
 
 MAX_TEXT = 2000
@@ -158,6 +158,8 @@ class _Walker:
 
     def name(self, node):
         node.id = "lambda" if node.id == SAFE_LAMBDA else node.id
+        if node.id == "k" and "k" in self.index_vars:
+            return IndexValue(Index(0, 0, 1))
         if node.id in BY_NAME and node.id not in INDEXED:
             return Name(node.id)
         if node.id in CONSTANTS:

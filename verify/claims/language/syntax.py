@@ -56,6 +56,13 @@ class Item:
 
 
 @dataclass(frozen=True)
+class IndexValue:
+    """An index used as a number (facts only: the k of `k*z(k)`), replaced when a schema is instantiated."""
+
+    index: Index
+
+
+@dataclass(frozen=True)
 class Call:
     """sqrt, log, exp, abs (one argument) or min, max (two or more)."""
 

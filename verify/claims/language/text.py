@@ -5,7 +5,7 @@ counterexample), as the statement a certificate stores, and in error messages.
 """
 from fractions import Fraction
 
-from verify.claims.language.syntax import And, BinOp, Call, Compare, ForAll, Item, Name, Neg, Not, Num, Or
+from verify.claims.language.syntax import And, BinOp, Call, Compare, ForAll, IndexValue, Item, Name, Neg, Not, Num, Or
 
 PRECEDENCE = {"or": 1, "and": 2, "not": 3, "compare": 4, "+": 5, "-": 5, "*": 6, "/": 6, "neg": 7, "**": 8, "atom": 9}
 
@@ -23,6 +23,9 @@ def _text(node):
         return node.id, PRECEDENCE["atom"]
     if isinstance(node, Item):
         return f"{node.name}({index_text(node.index)})", PRECEDENCE["atom"]
+    if isinstance(node, IndexValue):
+        text = index_text(node.index)
+        return text, (PRECEDENCE["atom"] if text.isalnum() else PRECEDENCE["+"])
     if isinstance(node, Call):
         return f"{node.name}({', '.join(to_text(a) for a in node.args)})", PRECEDENCE["atom"]
     if isinstance(node, Neg):
@@ -113,6 +116,8 @@ def instantiate(node, k_value):
     def leaf(item):
         if isinstance(item, Item) and item.index.k_coeff:
             return Item(item.name, item.index.shifted(k_value))
+        if isinstance(item, IndexValue):
+            return IndexValue(item.index.shifted(k_value))
         return item
 
     return transform(node, leaf)
