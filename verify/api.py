@@ -121,7 +121,9 @@ def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out=None, progress
 
     >>> report = run_theorem2(samples=10, claim_ids=["T2.eq47.max"], workers=1)
     >>> [(r.reading, r.verdict) for r in report.claims]
-    [('tangent-exact', 'HOLDS'), ('ambient-bounds', 'REFUTED')]
+    [('tangent-exact', 'PROVED'), ('ambient-bounds', 'REFUTED')]
+    >>> [fact["id"] for fact in report.claims[0].evidence.proof.lemmas][:3]  # the cited facts
+    ['F1.positive', 'F1.mean', 'F2.interlacing']
     """
     chosen = _search_options(seed, samples, dps, claim_ids, out, workers, scheduler)
     return _run_theorem2(chosen["seed"], chosen["samples"], chosen["dps"], chosen["claim_ids"], chosen["out_dir"],

@@ -135,7 +135,8 @@ def cmd_check(args):
         print(json.dumps({"command": "check", "file": args.file, "confirmed": result.confirmed, "reason": result.reason,
                           "bits": result.bits, "seed": None, "versions": package_versions()}))  # no randomness: no seed
     else:
-        print(f"{'CONFIRMED' if result.confirmed else 'NOT CONFIRMED'}: {args.file}: {result.reason} ({result.bits}-bit balls)")
+        precision = f" ({result.bits}-bit balls)" if result.bits else ""
+        print(f"{'CONFIRMED' if result.confirmed else 'NOT CONFIRMED'}: {args.file}: {result.reason}{precision}")
     return 0 if result.confirmed else 1
 
 

@@ -7,6 +7,9 @@
     n = [2, 10]                                 # optional: the claim's token counts (default [2, 10]);
                                                 #   n = [3, inf] claims every n ≥ 3 (searched up to 11)
     hessian = "spd"                             # optional: spd (default) | isotropic | diagonal
+    expect = "true"                             # optional: what you expect ("true" | "false"); a run reports
+                                                #   a verdict that disagrees with it
+    reason = "F2 and F6"                        # optional prose: why (a proof sketch, a counterexample)
 
 Unknown keys, a missing id or holds, a duplicate id, a bad n range or Hessian family
 and every error of the claim language are InputError, one line each. Each claim becomes a
@@ -26,7 +29,8 @@ from verify.errors import InputError
 
 MAX_BYTES = 1 << 20
 MAX_CLAIMS = 200  # claims per file: a full search of each takes seconds
-KEYS = ("id", "statement", "holds", "n", "hessian")
+KEYS = ("id", "statement", "holds", "n", "hessian", "expect", "reason")
+EXPECT = {"true": True, "false": False}
 DEFAULT_N = (2, 10)
 ID = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$")
 
@@ -98,15 +102,19 @@ def claim_from_fields(table, where):
     if claim_id in REGISTRY:
         raise InputError(f"{where} has the id {claim_id!r}, a built-in claim's; give your claim an id of its own")
     where = f"{where.rsplit(' #', 1)[0]} {claim_id!r}"
-    for key in ("holds", "statement"):
+    for key in ("holds", "statement", "reason"):
         if key in table and not isinstance(table[key], str):
             raise InputError(f"{where} {key} is {str(table[key])[:60]!r}; write it as a quoted string")
     n_range = _n_range(table.get("n", list(DEFAULT_N)), where)
     hessian = table.get("hessian", "spd")
     if hessian not in FAMILIES:
         raise InputError(f"{where} has hessian {str(hessian)[:40]!r}; choose one of {', '.join(FAMILIES)}")
+    expect = table.get("expect")
+    if expect is not None and expect not in EXPECT:
+        raise InputError(f"{where} has expect {str(expect)[:20]!r}; write expect = \"true\" or expect = \"false\"")
     return FormulaClaim(claim_id, normalise(table.get("statement", "")), normalise(table["holds"]), (), (None,),
-                        n_range, hessian, command="claims")
+                        n_range, hessian, command="claims", expect=EXPECT.get(expect),
+                        reason=normalise(table.get("reason", "")))
 
 
 def _n_range(value, where):

@@ -6,6 +6,8 @@ the claim's: the least under `and`, the greatest under `or`), its two sides and 
 `dps` digits. `recheck(tree, case, body)` is the independent half of `check`: it recomputes the
 same from the inputs alone and compares with what was recorded.
 """
+import re
+
 import flint
 import mpmath as mp
 
@@ -17,9 +19,10 @@ from verify.claims.language.syntax import And, Compare, ForAll, Index, Not, Or, 
 from verify.claims.language.text import instantiate, to_text
 from verify.claims.language.values import ball_point, ball_spectrum
 from verify.numerics.arb import arb_to_mpf
-from verify.numerics.precision import bits_for, decimal, parse_number, to_arb
+from verify.numerics.precision import bits_for, decimal
 
 MAX_BITS = 1 << 15
+DECIMAL = re.compile(r"-?[0-9]{1,1100}(\.[0-9]{0,1100})?(e[+-]?[0-9]{1,20})?")  # a side as side_text writes it
 
 
 def ball_outcome(tree, case, bits):
@@ -61,6 +64,8 @@ def binding_at(tree, point, backend):
     parts = tree.parts if isinstance(tree, (And, Or)) else [
         instantiate(tree.part, Index(k)) for k in range(tree.lo.at(point.n), tree.hi.at(point.n) + 1)]
     found = [binding_at(part, point, backend) for part in parts]
+    if not found:
+        raise ValueError("a statement about no index cannot fail")
     undefined = [f for f in found if f[3].undefined]
     if undefined:
         return undefined[0]
@@ -91,10 +96,11 @@ def matches(recorded, ball, dps, where):
         if not isinstance(ball, Huge) or recorded.startswith("-") != (ball.sign < 0):
             return False
         return matches(recorded.lstrip("-")[4:-1], ball.log, dps, where)
-    if not isinstance(ball, flint.arb) or not ball.is_finite() or significant_digits(recorded) < min(dps, 1000):
-        return False  # a certificate's sides carry the digits it says it has
-    value = to_arb(parse_number(recorded, where))
-    return bool(abs(value - ball.mid()) <= ball.rad() + half_ulp(recorded) * flint.arb("1.000001"))
+    if not isinstance(ball, flint.arb) or not ball.is_finite() or not DECIMAL.fullmatch(recorded) or \
+            significant_digits(recorded) < min(dps, 1000):
+        return False  # a certificate's sides are decimals carrying the digits it says it has
+    value = flint.arb(recorded)  # a ball around the decimal: its exponent may be beyond any user number's
+    return bool(abs(value - ball.mid()) <= ball.rad() + value.rad() + half_ulp(recorded) * flint.arb("1.000001"))
 
 
 def significant_digits(text):

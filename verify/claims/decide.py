@@ -1,42 +1,134 @@
-"""Deciding formula claims, built-in and user alike: the search (verify.claims.engine) on every job,
-then a verdict per job — REFUTED only through a certificate that `check` confirms, INCONCLUSIVE when
-a strict comparison stayed tight or a failure could not be certified, HOLDS only when every case
-was decided to hold (a non-strict comparison whose sides agree to every digit computed holds, and
-the evidence says so).
+"""Deciding formula claims, built-in and user alike: the prover and the search (verify.claims.engine) on
+every job, then one verdict per job.
+
+PROVED: the facts imply the claim on its whole domain and both Z3 and cvc5 say so (verify.claims.prover);
+a proof certificate records it. REFUTED: a counterexample certified by `check` (the prover's models
+seed the search), with "false for every case" when the facts imply the negation. CONTRADICTION: proved
+and refuted at once — a defect that must never happen, reported loudly. INCONCLUSIVE: a strict
+comparison stayed tight, or a failure could not be certified. HOLDS: every case decided to hold (a
+non-strict comparison whose sides agree to every digit computed holds, and the evidence says so).
 """
+import math
+import time
+
 from verify.claims import certificates
 from verify.claims.certificate_files import write
-from verify.claims.engine import collect, first_certified, search_outcome, single_tasks
+from verify.claims.engine import CANDIDATES, Decider, collect, first_certified, search_outcome, single_tasks
 from verify.claims.executors import run_tasks
-from verify.claims.results import ClaimResult, Counterexample, InterruptedEvidence
+from verify.claims.language.outcome import FAILS
+from verify.claims.record import FAMILY_TEXT
+from verify.claims.results import ClaimResult, Counterexample, InterruptedEvidence, ProofEvidence
 from verify.numerics.precision import CERTIFY_DPS
 
 
 def run_jobs(jobs, seed, samples, dps, out_dir=None, progress=None, workers=None, scheduler=None, example_db=None,
-             executor=None, extra_tasks=()):
-    """(results per job, collected task results, interrupted): the search on every job, then each verdict."""
-    tasks = list(extra_tasks) + single_tasks(jobs, seed, samples, dps, example_db)
+             executor=None, extra_tasks=(), prove=True):
+    """(results per job, collected task results, interrupted): prover (unless prove=False: the search alone,
+    as the fact library's own tests need) and search on every job, then each verdict."""
+    tasks = [(f"{job.label}: proof", prove_job, (job, dps)) for job in jobs] if prove else []
+    tasks += list(extra_tasks)
+    tasks += single_tasks(jobs, seed, samples, dps, example_db)
     results, interrupted = run_tasks(tasks, progress, executor, workers, scheduler)
     collected = collect(tasks, results)
     outcomes = [formula_result(job, i, collected, dps, samples, out_dir) for i, job in enumerate(jobs)]
     return outcomes, collected, interrupted
 
 
+def prove_job(job, dps):
+    """(Proof, failing cases built from its models): the prover on one job's claim and domain, and the
+    counterexample search's hints where the facts allow a counterexample."""
+    from verify.claims.prover.hints import cases_from_model
+    from verify.claims.prover.prove import prove
+
+    proof = prove(job.tree, job.claim.n_range, job.claim.hessian)
+    failing, tried = [], 0
+    decider = Decider(dps, job.needs)
+    for values in proof.hints:
+        for case in cases_from_model(values, job.claim.hessian, job.claim.n_range):
+            if job.applies(case) and len(failing) < CANDIDATES:
+                tried += 1
+                if decider.decide(job, case).status == FAILS:
+                    failing.append(case)
+    return proof, tuple(failing), tried
+
+
 def formula_result(job, index, collected, dps, samples, out_dir):
-    """One job's ClaimResult from the search's results (see the module docstring for the verdicts)."""
+    """One job's ClaimResult from the prover's and the search's results (see the module docstring)."""
     evidence, candidates, tally = search_outcome(job, index, collected, samples, dps)
     if isinstance(evidence, InterruptedEvidence):
         return result(job, "INTERRUPTED", evidence)
+    proof, hinted, tried = collected.other.get(f"{job.label}: proof") or (None, (), 0)
     evidence = evidence.with_(**(collected.other.get(f"{job.label}: symbolic") or {}))
+    if proof is not None:
+        evidence = evidence.with_(proof=proof_evidence(job, proof, tried))
+    candidates = tuple(hinted) + tuple(c for c in candidates if c not in hinted)
     if candidates:
-        return first_certified(candidates, lambda case: refute(job, case, max(dps, CERTIFY_DPS), evidence, out_dir))
+        found = first_certified(candidates[:2 * CANDIDATES], lambda case: refute(job, case, max(dps, CERTIFY_DPS),
+                                                                                  evidence, out_dir))
+        if found.verdict == "REFUTED" and proof is not None and proof.status == "proved":
+            return _contradiction(found)
+        if found.verdict == "REFUTED" or proof is None or proof.status != "proved":
+            return found
+    if proof is not None and proof.status in ("proved", "disproved"):
+        return _proved(job, proof, evidence, out_dir)
     if tally.strict_tight_count or tally.undecided_count:
-        strict = tally.strict_tight_count
-        note = (f"{strict} case(s) left a strict comparison tight (equal sides to every digit computed: it may fail "
-                "there)" if strict else "") + ("; " if strict and tally.undecided_count else "") + \
-               (f"{tally.undecided_count} case(s) stayed undecided" if tally.undecided_count else "")
-        return result(job, "INCONCLUSIVE", evidence.with_(note=note))
+        return result(job, "INCONCLUSIVE", evidence.with_(note=_tight_note(tally)))
     return result(job, "HOLDS", evidence)
+
+
+def _tight_note(tally):
+    strict = tally.strict_tight_count
+    note = (f"{strict} case(s) left a strict comparison tight (equal sides to every digit computed: it may fail "
+            "there)" if strict else "")
+    if tally.undecided_count:
+        note += ("; " if note else "") + f"{tally.undecided_count} case(s) stayed undecided"
+    return note
+
+
+def _proved(job, proof, evidence, out_dir):
+    """PROVED (or, for a proof of the negation, REFUTED with a case of the domain) with its proof certificate."""
+    from verify.claims.prover.certificate import proof_body
+
+    case = None if proof.status == "proved" else _any_case(job)
+    body = proof_body(job, proof, case)
+    path = str(write(out_dir, body)) if out_dir is not None else None
+    if proof.status == "disproved":
+        evidence = evidence.with_(note="false for every case of its domain: the cited facts imply its negation")
+    return result(job, "PROVED" if proof.status == "proved" else "REFUTED", evidence, certificate=path, body=body)
+
+
+def _any_case(job):
+    """The simplest case of a job's domain: uniform z at its least n, H = I (every family holds I)."""
+    from verify.claims.cases import Case
+
+    n = job.min_n
+    return Case.from_arrays([0] * n, [[int(i == j) for j in range(n)] for i in range(n)])
+
+
+def _contradiction(found):
+    evidence = found.evidence.with_(note="CONTRADICTION: the claim was proved from the cited facts, yet this certified "
+                                         "counterexample refutes it; a fact or a solver is wrong — report it")
+    return ClaimResult(found.id, found.reading, found.statement, found.latex, "CONTRADICTION", evidence,
+                       found.certificate, found.text, found.certificate_body)
+
+
+def proof_evidence(job, proof, tried=0):
+    """The prover's conclusion as evidence: status, domain in words, facts used with their sources, pieces."""
+    from verify.claims.prover.facts import BY_ID
+
+    lemmas = tuple({"id": i, "text": BY_ID[i].text, "source": BY_ID[i].source} for i in proof.lemmas)
+    pieces = tuple({"piece": p.piece.label, "part": p.part + 1, "lemmas": list(p.lemmas), "seconds": p.seconds}
+                   for p in proof.pieces)
+    return ProofEvidence(proof.status, domain_text(job), lemmas, pieces if proof.status in ("proved", "disproved") else (),
+                         proof.versions or None, round(proof.seconds, 3), proof.reason or None, tried or None)
+
+
+def domain_text(job):
+    """The claim's domain in words: every n ≥ 2 (or in 2..10), the family of H, the reading."""
+    lo, hi = job.claim.n_range
+    n_text = f"every n ≥ {lo}" if hi == math.inf else f"every n in {lo}..{hi}"
+    reading = f", reading {job.reading}" if job.reading else ""
+    return f"{n_text}, {FAMILY_TEXT[job.claim.hessian]}{reading}"
 
 
 def refute(job, case, dps, evidence, out_dir=None):
@@ -66,8 +158,6 @@ def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out_dir=None
     """Decide user claims (from `load_claims`) as `run_theorem2` decides the built-in ones; a Report whose
     results have reading None. `claim_ids` picks some of them; certificates are written under `out_dir`
     when it is given."""
-    import time
-
     from verify.claims.jobs import Job
     from verify.claims.results import Report
 

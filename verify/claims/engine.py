@@ -16,6 +16,7 @@ import mpmath as mp
 
 from verify.claims import search
 from verify.claims.cases import parse_case
+from verify.claims.executors import check_stop
 from verify.claims.language.evaluate import decide_at
 from verify.claims.language.outcome import FAILS, HOLDS, TIGHT
 from verify.claims.language.values import ball_point, ball_spectrum, float_point, mp_point
@@ -167,6 +168,7 @@ def run_unit(unit, jobs):
     pool = jobs[unit.job_ids[0]].pool
     tallies = {j: JobTally() for j in unit.job_ids}
     for index in range(unit.start, unit.stop):
+        check_stop()
         case = search.random_case(unit.seed, index, pool.n_range, pool.family)
         for j in unit.job_ids:
             if not jobs[j].applies(case):

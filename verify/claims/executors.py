@@ -34,6 +34,50 @@ QUIET = logging.CRITICAL + 1  # above every level Dask logs at
 NOISY_LOGGERS = ("distributed", "tornado", "tornado.application", "bokeh")
 
 
+_STOP = threading.Event()  # set by Ctrl-C while tasks run in this process
+
+
+def check_stop():
+    """Raise KeyboardInterrupt if Ctrl-C came while tasks run here (long loops call this at each step)."""
+    if _STOP.is_set():
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def remembered_interrupts():
+    """While tasks run in this process, a Ctrl-C is remembered as well as raised: one that lands where
+    Python cannot raise it (inside an object's finaliser, such as a Z3 context being freed) still stops
+    the run at the next `check_stop`. Outside the main thread nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def remember(signum, frame):
+        _STOP.set()
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, remember)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        _STOP.clear()
+
+
+@contextlib.contextmanager
+def shielded():
+    """Ctrl-C only remembered, never raised, inside (a solver call and the freeing of its objects); the
+    caller's next `check_stop` raises it. Outside the main thread nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: _STOP.set())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 class Interrupted(Exception):
     """The user pressed Ctrl-C; `results` holds what had been computed (None where not)."""
 
@@ -48,10 +92,13 @@ class InProcess:
     def run(self, tasks, progress=None):
         results = [None] * len(tasks)
         try:
-            for index, (label, function, args) in enumerate(tasks):
-                results[index] = function(*args)
-                if progress:
-                    progress(index + 1, len(tasks), label)
+            with remembered_interrupts():
+                for index, (label, function, args) in enumerate(tasks):
+                    check_stop()
+                    results[index] = function(*args)
+                    if progress:
+                        progress(index + 1, len(tasks), label)
+                check_stop()
         except KeyboardInterrupt:
             raise Interrupted(results) from None
         return results

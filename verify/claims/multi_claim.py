@@ -11,6 +11,7 @@ import flint
 from verify.claims import search
 from verify.claims.certificate_files import FORMAT, checked_dps, exact_keys, write
 from verify.claims.cases import parse_case
+from verify.claims.executors import check_stop
 from verify.claims.multi import MultiCase, decide_multi
 from verify.claims.results import CheckResult, ClaimResult, InterruptedEvidence, MultiEvidence
 from verify.errors import InputError
@@ -37,6 +38,7 @@ def run_multi_unit(unit):
     """Each sample's two sides as balls: (index, relative gap, relative radius, holds, case)."""
     rows = []
     for index in range(unit.start, unit.stop):
+        check_stop()
         case = search.random_multi_case(unit.seed, index)
         rows.append((index,) + multi_verdict(case, unit.dps) + (case,))
     return rows

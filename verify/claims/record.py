@@ -48,6 +48,8 @@ class FormulaClaim:
     command: str = "theorem2"
     search: tuple = None  # ((lo, hi) of the random pool, (lo, hi) of the Hypothesis search); default below
     tree: object = field(default=None, repr=False, compare=False)
+    expect: object = field(default=None, compare=False)  # a claim file's stated expectation: True, False or None
+    reason: str = field(default="", compare=False)  # why (a proof sketch, or a counterexample)
 
     def __post_init__(self):
         if self.tree is None:

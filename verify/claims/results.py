@@ -56,12 +56,29 @@ class SearchEvidence(Evidence):
     random_counterexamples: int
     ball_decisions: object = None
     tight: object = None
+    proof: object = None
     dependence_on_R: object = None
     two_tokens: object = None
     shrunk: object = None
     counterexample: object = None
     note: object = None
     certificate_check: object = None
+
+
+@dataclass(frozen=True)
+class ProofEvidence(Evidence):
+    """What the prover concluded: its status ("proved", "disproved": the facts imply the claim fails on its
+    whole domain, "not proved", "not attempted"), the domain in words, the facts used (id, text, source),
+    each piece's facts and solver times, the solvers' versions, the seconds it took, and why not (if not)."""
+
+    status: str
+    domain: str
+    lemmas: tuple = ()
+    pieces: tuple = ()
+    solvers: object = None
+    seconds: object = None
+    reason: object = None
+    hints_tried: object = None
 
 
 @dataclass(frozen=True)
@@ -94,8 +111,9 @@ class RecordEvidence(Evidence):
 
 @dataclass(frozen=True)
 class ClaimResult:
-    """One claim under one reading: its statement, verdict (PROVED, CERTIFIED, HOLDS, REFUTED,
-    INCONCLUSIVE, INTERRUPTED), typed evidence, and its certificate (the path when written, and the body)."""
+    """One claim under one reading: its statement, verdict (PROVED, CERTIFIED, HOLDS, REFUTED, INCONCLUSIVE,
+    INTERRUPTED, or CONTRADICTION: proved yet refuted, which must never happen), typed evidence, and its
+    certificate (the path when written, and the body)."""
 
     id: str
     reading: object
@@ -148,6 +166,10 @@ class Report:
     def refuted(self):
         return [c for c in self.claims if c.verdict == "REFUTED"]
 
+    @property
+    def contradictions(self):
+        return [c for c in self.claims if c.verdict == "CONTRADICTION"]
+
 
 @dataclass(frozen=True)
 class CheckResult:
@@ -159,4 +181,5 @@ class CheckResult:
 
     @property
     def summary(self):
-        return ("CONFIRMED" if self.confirmed else "NOT CONFIRMED") + f" ({self.reason}; {self.bits}-bit balls)"
+        precision = f"; {self.bits}-bit balls" if self.bits else ""
+        return ("CONFIRMED" if self.confirmed else "NOT CONFIRMED") + f" ({self.reason}{precision})"

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings, tar
 from hypothesis import strategies as st
 
 from verify.claims.cases import Case
+from verify.claims.executors import check_stop
 from verify.claims.language.outcome import FAILS
 from verify.claims.multi import MultiCase
 
@@ -157,6 +158,7 @@ def adversarial(job, decider, seed_value, max_examples=60):
     @_settings(seed_value, max_examples)
     @given(simple_cases(min_n=max(job.min_n, n_range[0]), max_n=n_range[1], family=job.family))
     def probe(case):
+        check_stop()
         count[0] += 1
         decision = decider.decide(job, case)
         violation = -_as_float(decision.margin)
@@ -192,6 +194,7 @@ def adversarial_multi(decide, seed_value, max_examples):
     @_settings(seed_value, max_examples)
     @given(st.integers(2, 3), st.integers(2, 3), st.integers(0, 2), st.integers(0, 2**32 - 1))
     def probe(N, n, extra, key_seed):
+        check_stop()
         count[0] += 1
         case = multi_case_from(np.random.default_rng(key_seed), N, n, extra)
         holds, gap = decide(case)

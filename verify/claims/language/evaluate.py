@@ -24,7 +24,7 @@ def decide(tree, point, backend):
     if isinstance(tree, ForAll):
         lo, hi = tree.lo.at(point.n), tree.hi.at(point.n)
         parts = [decide(instantiate(tree.part, Index(k)), point, backend) for k in range(lo, hi + 1)]
-        return combine(parts, backend, every=True)
+        return combine(parts, backend, every=True) if parts else vacuous()
     parts = [decide(part, point, backend) for part in tree.parts]
     return combine(parts, backend, every=isinstance(tree, And))
 
@@ -37,6 +37,14 @@ def decide_at(tree, point):
 
     with flint.ctx.workprec(point.bits):
         return decide(tree, point, Balls())
+
+
+def vacuous():
+    """A statement about no index at all (forall k in 1..0): it holds."""
+    import flint
+
+    infinite = flint.arb("inf")
+    return Outcome(infinite, infinite, infinite, False)
 
 
 def combine(parts, backend, every):

@@ -50,12 +50,15 @@ def parse_claim(text, n_range=None, index_vars=("n",)):
     """The syntax tree of a claim text; InputError (one line, quoting the text) if it is not a claim.
 
     `n_range` = (lo, hi), hi possibly math.inf: every index is checked for every n of the range.
-    `index_vars` ("n", or "n" and "k" for facts) are the names an index may use."""
+    `index_vars` ("n", or "n" and "k" inside a `forall k in A..B:` claim) are the names an index may use."""
     text = normalise(text)
     if len(text) > MAX_TEXT:
         raise InputError(f"claim expression {text[:40]!r}… has {len(text)} characters; shorten it to at most {MAX_TEXT}")
     if not text:
         raise InputError("claim expression '' is empty; write a comparison such as 'lambda_min >= mu_T * z_min**2'")
+    quantified = FORALL.fullmatch(text) if "k" not in index_vars else None
+    if quantified is not None:
+        return _forall(quantified, n_range)
     if not text.isascii():
         bad = next(ch for ch in text if not ch.isascii())
         raise InputError(f"claim expression {text[:60]!r} contains the character {bad!r}; write it in ASCII "
@@ -262,13 +265,45 @@ def index_problem(name, index, n_range):
 
 
 def parse_fact(text):
-    """A fact of the library: a claim text, optionally `forall k in LO..HI: claim`, over every n ≥ 2."""
-    text = normalise(text)
-    match = re.fullmatch(r"forall k in (?P<lo>[^:]+)\.\.(?P<hi>[^:]+): (?P<body>.+)", text)
-    if match is None:
-        return parse_claim(text, (2, math.inf))
+    """A fact of the library: a claim text (with its optional `forall k in A..B:` prefix) over every n ≥ 2."""
+    return parse_claim(text, (2, math.inf))
+
+
+FORALL = re.compile(r"forall k in (?P<lo>[^:]+)\.\.(?P<hi>[^:]+): (?P<body>.+)")
+
+
+def _forall(match, n_range):
+    """`forall k in A..B: claim` (one level, at the top): bounds linear in n, every k-index in range."""
     bounds = []
     for key in ("lo", "hi"):
         bound = match[key].strip()
-        bounds.append(_Walker(bound, None, ("n",)).index(ast.parse(bound, mode="eval").body))
-    return ForAll(bounds[0], bounds[1], parse_claim(match["body"], None, ("n", "k")))
+        try:
+            node = ast.parse(bound, mode="eval").body
+        except SyntaxError:
+            raise InputError(f"claim expression {match.string!r}: the bound {bound!r} of k is not an integer expression "
+                             "in n; write e.g. forall k in 1..n-1: …") from None
+        bounds.append(_Walker(bound, None, ("n",)).index(node))
+    body = parse_claim(match["body"], n_range, ("n", "k"))
+    lo, hi = n_range if n_range is not None else (2, MAX_N)
+    first = next((n for n in range(lo, lo + 16) if n <= hi and bounds[0].at(n) <= bounds[1].at(n)), None)
+    if first is None:  # k ranges over nothing for every n of the claim: vacuous, but surely a slip
+        raise InputError(f"claim expression {match.string!r}: k ranges over nothing for n in {lo}..{hi}; check its bounds")
+    for node in _items(body):
+        for bound in bounds:
+            problem = index_problem(node.name, node.index.shifted(bound), (first, hi))
+            if problem:
+                raise InputError(f"claim expression {match.string!r}: {node.name}(…) at k = {bound_text(bound)}: "
+                                 f"{problem} narrow the range of k")
+    return ForAll(bounds[0], bounds[1], body)
+
+
+def _items(tree):
+    from verify.claims.language.syntax import walk
+
+    return [node for node in walk(tree) if isinstance(node, Item) and node.index.k_coeff]
+
+
+def bound_text(index):
+    from verify.claims.language.text import index_text
+
+    return index_text(index)

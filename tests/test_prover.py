@@ -1,0 +1,160 @@
+"""The prover: every cited fact survives the counterexample search and its strengthened twin does not;
+no false claim, no negated fact and no strengthened fact is ever PROVED; the suite's true claims are
+proved; proof certificates are confirmed by `check`, and rejected once a lemma is removed or edited,
+the domain widened, or a query edited."""
+import copy
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from verify.claims.certificates import check_body
+from verify.claims.claimfile import load_claims
+from verify.claims.decide import run_jobs
+from verify.claims.jobs import Job
+from verify.claims.language.syntax import Not
+from verify.claims.language.text import to_text
+from verify.claims.prover.facts import FACTS, strengthened
+from verify.claims.prover.prove import prove
+from verify.claims.record import FormulaClaim
+from verify.errors import InputError
+
+SUITE = Path(__file__).resolve().parent.parent / "examples" / "suite.toml"
+
+
+def fact_claim(fact, tree=None, name=None):
+    """A fact (or its twin) as a formula claim on the fact's own domain, for the search."""
+    tree = tree if tree is not None else fact.tree
+    return FormulaClaim(name or fact.id, "", to_text(tree), n_range=fact.n_range, hessian=fact.family, command="claims")
+
+
+def search(claims, samples=40):
+    results, _, _ = run_jobs([Job(c) for c in claims], seed=3, samples=samples, dps=50, workers=1, prove=False)
+    return {r.id: r for r in results}
+
+
+def test_every_fact_survives_the_counterexample_search():
+    """A fact is a theorem: the same search that refutes false claims finds nothing against any of them."""
+    results = search([fact_claim(f) for f in FACTS])
+    assert not [(i, r.evidence.counterexample) for i, r in results.items() if r.verdict == "REFUTED"]
+
+
+def test_every_strengthened_twin_is_refuted():
+    """Each fact is tight somewhere: moved by 1e-9 in the false direction, the search refutes it (so the search
+    would see a wrong fact, and the facts are no weaker than stated)."""
+    twins = [fact_claim(f, strengthened(f.tree), f"{f.id}.twin") for f in FACTS if strengthened(f.tree) is not None]
+    assert len(twins) >= 15
+    results = search(twins, samples=80)
+    assert {i: r.verdict for i, r in results.items() if r.verdict != "REFUTED"} == {}
+
+
+def _never_proved(tree, n_range, family):
+    proof = prove(tree, n_range, family)
+    return proof.status != "proved"
+
+
+def test_no_negated_and_no_strengthened_fact_is_proved():
+    for fact in FACTS:
+        domain = (fact.n_range[0], fact.n_range[1])
+        assert _never_proved(Not(fact.tree) if not fact.order else Not(fact.tree), domain, fact.family), fact.id
+        twin = strengthened(fact.tree)
+        if twin is not None:
+            assert _never_proved(twin, domain, fact.family), f"{fact.id} twin"
+
+
+def test_no_false_claim_of_the_suite_is_proved_and_nine_in_ten_true_ones_are():
+    claims = load_claims(SUITE)
+    true, false = [c for c in claims if c.expect is True], [c for c in claims if c.expect is False]
+    assert len(true) >= 40 and len(false) >= 40 and all(c.reason for c in claims)
+    assert [c.id for c in false if prove(c.tree, c.n_range, c.hessian).status == "proved"] == []
+    proved = [c.id for c in true if prove(c.tree, c.n_range, c.hessian).status == "proved"]
+    assert len(proved) >= 0.9 * len(true), sorted({c.id for c in true} - set(proved))
+
+
+def test_a_claim_false_everywhere_is_disproved_and_never_proved():
+    claims = {c.id: c for c in load_claims(SUITE)}
+    for claim_id in ("false.kappa_gt_kappa", "false.z1_lt_z1", "false.sqrt_negative", "false.divide_by_zero"):
+        claim = claims[claim_id]
+        assert prove(claim.tree, claim.n_range, claim.hessian).status == "disproved", claim_id
+
+
+def test_n_two_pieces_cite_the_two_token_fact_only_there():
+    from verify.claims.registry import REGISTRY
+
+    claim = REGISTRY["T2.eq47.kappa"]
+    proof = prove(claim.reading_tree("tangent-exact"), claim.n_range, claim.hessian)
+    assert proof.status == "proved"
+    for piece in proof.pieces:
+        assert ("F8.two_tokens" in piece.lemmas) <= (piece.piece.n == 2)
+    assert [p.piece.label for p in proof.pieces][-1].startswith("n ≥")
+
+
+@pytest.fixture(scope="module")
+def interlace_certificate():
+    from verify.claims.decide import run_jobs as run
+    from verify.claims.registry import REGISTRY
+
+    (result,), _, _ = run([Job(REGISTRY["T2.interlace"], "tangent-exact")], seed=0, samples=20, dps=50, workers=1)
+    assert result.verdict == "PROVED"
+    return result.certificate_body
+
+
+def rejected(body):
+    try:
+        return not check_body(copy.deepcopy(body)).confirmed
+    except InputError as error:
+        assert "\n" not in str(error)
+        return True
+
+
+def test_a_proof_certificate_is_confirmed(interlace_certificate):
+    body = json.loads(json.dumps(interlace_certificate))
+    assert body["kind"] == "proof" and body["lemmas"] and all({"id", "text", "source"} == set(l) for l in body["lemmas"])
+    assert set(body["solvers"]) == {"z3", "cvc5"} and all(p["query"].startswith("(set-option") for p in body["pieces"])
+    assert check_body(body).confirmed
+
+
+def test_a_proof_certificate_with_a_lemma_removed_is_rejected(interlace_certificate):
+    body = copy.deepcopy(interlace_certificate)
+    used = body["pieces"][0]["lemmas"][0]
+    body["lemmas"] = [l for l in body["lemmas"] if l["id"] != used]
+    assert rejected(body)
+    body = copy.deepcopy(interlace_certificate)
+    body["pieces"][-1]["lemmas"] = body["pieces"][-1]["lemmas"][1:]
+    assert rejected(body)
+
+
+def test_a_proof_certificate_with_a_lemma_edited_is_rejected(interlace_certificate):
+    body = copy.deepcopy(interlace_certificate)
+    body["lemmas"][0]["text"] = body["lemmas"][0]["text"].replace(">", ">=", 1) + " "
+    assert rejected(body)
+
+
+def test_a_proof_certificate_with_its_domain_widened_is_rejected(interlace_certificate):
+    from verify.claims.registry import REGISTRY
+
+    for domain in ({"n": [2, None], "hessian": "spd", "reading": "tangent-exact"},):
+        body = copy.deepcopy(interlace_certificate)
+        body["domain"] = domain
+        assert rejected(body)
+    # a user claim true only on its domain, its domain widened with the hash recomputed: still rejected
+    narrow = FormulaClaim("mine.pigeonhole", "", "z_max >= 1/6", n_range=(2, 6), command="claims")
+    (result,), _, _ = run_jobs([Job(narrow)], seed=0, samples=20, dps=50, workers=1)
+    assert result.verdict == "PROVED"
+    wide = FormulaClaim("mine.pigeonhole", "", "z_max >= 1/6", n_range=(2, 7), command="claims")
+    iso = FormulaClaim("mine.iso", "", "L_T == mu_T", n_range=(2, math.inf), hessian="isotropic", command="claims")
+    (flat,), _, _ = run_jobs([Job(iso)], seed=0, samples=20, dps=50, workers=1)
+    assert flat.verdict == "PROVED"
+    spd = FormulaClaim("mine.iso", "", "L_T == mu_T", n_range=(2, math.inf), hessian="spd", command="claims")
+    for body, claim in ((result.certificate_body, wide), (flat.certificate_body, spd)):
+        tampered = dict(copy.deepcopy(body), domain=claim.domain(), sha256=claim.digest())
+        assert rejected(tampered)
+
+
+def test_a_proof_certificate_with_a_query_edited_is_rejected(interlace_certificate):
+    for index in range(len(interlace_certificate["pieces"])):
+        body = copy.deepcopy(interlace_certificate)
+        piece = body["pieces"][index]
+        piece["query"] = piece["query"].replace("(check-sat)", "(assert (! (> 1.0 0.0) :named extra))\n(check-sat)")
+        assert rejected(body)

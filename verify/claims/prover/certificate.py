@@ -1,0 +1,104 @@
+"""Proof certificates: what a PROVED (or proved-false) claim stores, and `check`'s independent re-check.
+
+A proof certificate holds the claim (its text under its reading, its domain, the SHA-256 of both),
+the facts used under the key `lemmas` (each with its id, text and source), and for every piece of the
+n range and every part of the claim the facts that piece cites and its SMT-LIB2 query, with the two
+solvers' versions. `check` accepts it only when every lemma is the package's fact with the same text
+and applies on its piece, the pieces are exactly those the claim's domain cuts into, every query is
+rebuilt identically from the claim text, the piece and its lemmas, and both Z3 and cvc5 answer unsat
+again. A proof of the claim's negation ("disproved") also stores a concrete case in its domain.
+"""
+from verify.claims.cases import parse_case
+from verify.claims.certificate_files import FORMAT, exact_keys
+from verify.claims.certified import certified_claim, in_domain
+from verify.claims.prover import facts as library
+from verify.claims.prover.prove import conjuncts, facts_for
+from verify.claims.prover.smt import NotEncodable, build_query, pieces
+from verify.claims.prover.solvers import run_cvc5, run_z3, versions
+from verify.claims.results import CheckResult
+from verify.errors import InputError
+
+KEYS = ("format", "kind", "claim", "reading", "statement", "domain", "sha256", "verdict", "lemmas", "pieces", "solvers",
+        "inputs")
+
+
+def proof_body(job, proof, case=None):
+    """The certificate of a proof (status proved or disproved) of a job's claim; `case`, for a disproof."""
+    claim = job.claim
+    lemmas = [{"id": f.id, "text": f.text, "source": f.source} for f in library.FACTS if f.id in proof.lemmas]
+    return {"format": FORMAT, "kind": "proof", "claim": claim.id, "reading": job.reading, "statement": job.text,
+            "domain": claim.domain(job.reading), "sha256": claim.digest(job.reading), "verdict": proof.status,
+            "lemmas": lemmas,
+            "pieces": [dict(p.piece.as_data(), part=p.part, lemmas=list(p.lemmas), query=p.query) for p in proof.pieces],
+            "solvers": proof.versions, "inputs": case.inputs() if case is not None else None}
+
+
+def check_proof_certificate(data, where, claims_file=None):
+    """Confirm a proof certificate (see the module docstring); InputError for a malformed one."""
+    exact_keys(data, KEYS, where)
+    claim = certified_claim(data, where, claims_file)
+    verdict = data["verdict"]
+    if verdict not in ("proved", "disproved"):
+        raise InputError(f"{where} verdict is {str(verdict)[:20]!r}; a proof certificate says proved or disproved")
+    tree = claim.reading_tree(data["reading"])
+    problem = _lemmas_problem(data["lemmas"])
+    if problem:
+        return CheckResult(False, problem, 0)
+    if verdict == "disproved":
+        if data["inputs"] is None:
+            raise InputError(f"{where} proves the claim false but holds no case; a disproof stores one in its domain")
+        in_domain(parse_case(data["inputs"], where=f"{where} inputs"), claim, where)
+    parts = conjuncts(tree) if verdict == "proved" else [tree]
+    try:
+        expected = [(piece, number) for piece in pieces(tree, claim.n_range) for number in range(len(parts))]
+    except NotEncodable as reason:
+        return CheckResult(False, f"the claim cannot be encoded: {reason}", 0)
+    stored = data["pieces"]
+    if not isinstance(stored, list) or len(stored) != len(expected):
+        return CheckResult(False, f"the claim's domain cuts into {len(expected)} piece(s) and part(s), not {len(stored)}", 0)
+    for (piece, number), record in zip(expected, stored):
+        result = _check_piece(record, piece, number, parts, claim.hessian, verdict, data["lemmas"], where)
+        if result is not None:
+            return result
+    solvers = versions()
+    return CheckResult(True, f"{len(stored)} quer{'y' if len(stored) == 1 else 'ies'} rebuilt from the claim and "
+                             f"{len(data['lemmas'])} cited facts; Z3 {solvers['z3']} and cvc5 {solvers['cvc5']} both "
+                             f"answer unsat: the claim is {verdict} on its domain", 0)
+
+
+def _lemmas_problem(lemmas):
+    if not isinstance(lemmas, list) or not all(isinstance(l, dict) and set(l) == {"id", "text", "source"} for l in lemmas):
+        return "lemmas must be a list of {id, text, source}"
+    for lemma in lemmas:
+        fact = library.BY_ID.get(lemma["id"])
+        if fact is None:
+            return f"lemma {str(lemma['id'])[:40]!r} is not a fact of the package's library"
+        if lemma["text"] != fact.text or lemma["source"] != fact.source:
+            return f"lemma {fact.id} differs from the library's fact {fact.id} ({fact.text!r})"
+    return None
+
+
+def _check_piece(record, piece, number, parts, family, verdict, lemmas, where):
+    """None when the stored piece is the expected one, rebuilt identically, and unsat for both solvers."""
+    if not isinstance(record, dict) or set(record) != {"n", "part", "lemmas", "query"} or \
+            dict(piece.as_data(), part=number) != {"n": record["n"], "part": record["part"]}:
+        return CheckResult(False, f"the pieces are not the ones the claim's domain cuts into (expected {piece.label}, "
+                                  f"part {number + 1})", 0)
+    ids = record["lemmas"]
+    cited = {l["id"] for l in lemmas}
+    if not isinstance(ids, list) or not set(ids) <= cited:
+        return CheckResult(False, f"at {piece.label}: the piece cites facts that are not among the lemmas", 0)
+    allowed = {f.id for f in facts_for(piece, family)}
+    if not set(ids) <= allowed:
+        return CheckResult(False, f"at {piece.label}: a lemma does not apply there ({sorted(set(ids) - allowed)})", 0)
+    query = build_query(parts[number], piece, [f for f in library.FACTS if f.id in ids], negate=verdict == "proved")
+    if query.text != record["query"]:
+        return CheckResult(False, f"at {piece.label}: the stored query is not the one rebuilt from the claim and its lemmas", 0)
+    answers = (run_z3(query.text), run_cvc5(query.text))
+    if any(a.result != "unsat" for a in answers):
+        said = ", ".join(f"{a.solver} says {a.result}" for a in answers)
+        return CheckResult(False, f"at {piece.label}: {said}; both must answer unsat", 0)
+    return None
+
+
+

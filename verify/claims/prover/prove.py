@@ -1,0 +1,157 @@
+"""Prove a claim on its whole domain from the fact library, with two SMT solvers.
+
+For each piece of the n range (verify.claims.prover.smt): Z3 decides the query with every fact that
+applies; when unsat, its unsat core names the facts used, shrunk (the core's own core, then each fact
+dropped in turn, heaviest first, if Z3 still proves it without); the query over those facts alone is
+then given to Z3 and to cvc5, and the piece is proved only when both answer unsat. The claim is
+PROVED when every piece is. The same with the claim asserted instead of negated shows the facts imply
+its negation everywhere (REFUTED, "false for every case"). A satisfiable query's model is a hint
+for the counterexample search, never a verdict. Anything else is "not proved", with the reason.
+"""
+
+import time
+from dataclasses import dataclass, field
+
+from verify.claims.language.syntax import And
+from verify.claims.language.text import to_text
+from verify.claims.prover import facts as library
+from verify.claims.prover.smt import NotEncodable, build_query, pieces
+from verify.claims.prover.solvers import run_cvc5, run_z3, versions
+
+SHRINK_STEPS = 300_000  # Z3's resource limit when trying a smaller set of facts (about 0.1 s)
+
+
+@dataclass(frozen=True)
+class PieceProof:
+    """One part of the claim (a conjunct; the whole claim for a disproof) proved on one piece: the facts used
+    (ids), the query both solvers answered unsat, and their times (s)."""
+
+    piece: object
+    part: int
+    lemmas: tuple
+    query: str
+    seconds: dict
+
+
+@dataclass(frozen=True)
+class Proof:
+    """What the prover concluded about a claim on its domain.
+
+    status: "proved", "disproved" (the facts imply its negation everywhere), "not proved" or "not attempted";
+    pieces: the PieceProofs (proved/disproved); reason: why not; hints: models of the facts and the negated
+    claim (name → value), for the counterexample search; seconds: the whole time; versions: the solvers'."""
+
+    status: str
+    pieces: tuple = ()
+    reason: str = ""
+    hints: tuple = ()
+    seconds: float = 0.0
+    versions: dict = field(default_factory=dict)
+
+    @property
+    def lemmas(self):
+        """Every fact used, in library order."""
+        used = {lemma for piece in self.pieces for lemma in piece.lemmas}
+        return tuple(f.id for f in library.FACTS if f.id in used)
+
+
+def facts_for(piece, family):
+    """The facts that hold on all of a piece (F8 only at n = 2, F9 only for isotropic H)."""
+    if piece.n is not None:
+        return tuple(f for f in library.FACTS if f.applies_at(piece.n, family))
+    return library.applicable((piece.lo, piece.hi), family)
+
+
+def conjuncts(tree):
+    """The parts of a claim joined by `and` (a chain a <= b <= c included): each is proved on its own."""
+    if isinstance(tree, And):
+        return [part for p in tree.parts for part in conjuncts(p)]
+    return [tree]
+
+
+def prove(tree, n_range, family="spd"):
+    """A Proof that `tree` holds (status "proved") — or fails (status "disproved") — for every n in n_range
+    (hi may be math.inf) and every H of the family, from the facts; see the module docstring."""
+    started = time.perf_counter()
+    try:
+        parts = pieces(tree, n_range)
+        outcome = _decide(conjuncts(tree), parts, family, negate=True)
+        if outcome.status != "proved":
+            against = _decide([tree], parts, family, negate=False)
+            if against.status == "proved":
+                outcome = Proof("disproved", against.pieces, "the facts imply the claim fails on its whole domain")
+    except NotEncodable as reason:
+        outcome = Proof("not attempted", reason=str(reason))
+    return Proof(outcome.status, outcome.pieces, outcome.reason, outcome.hints, time.perf_counter() - started, versions())
+
+
+def _decide(parts, pieces_, family, negate):
+    proved, hints = [], []
+    for piece in pieces_:
+        for number, part in enumerate(parts):
+            result = prove_piece(part, piece, family, negate)
+            if isinstance(result, PieceProof):
+                proved.append(PieceProof(piece, number, result.lemmas, result.query, result.seconds))
+                continue
+            reason, hint = result
+            if hint:
+                hints.append(hint)
+            where = f"at {piece.label}" + (f", part {number + 1} ({to_text(part)})" if len(parts) > 1 else "")
+            return Proof("not proved", tuple(proved), f"{where}: {reason}", tuple(hints))
+    return Proof("proved", tuple(proved))
+
+
+def prove_piece(tree, piece, family, negate=True):
+    """A PieceProof, or (reason, hint) when this piece is not proved."""
+    available = facts_for(piece, family)
+    full = build_query(tree, piece, available, negate)
+    first = run_z3(full.text, want_model=negate)
+    if first.result != "unsat":
+        reason = "the facts allow a counterexample (a model of them and the negated claim)" if first.result == "sat" \
+            else "Z3 found no proof within its resource limit"
+        return reason, (_hint(first.model, piece) if first.model else None)
+    used = shrink(tree, piece, available, _lemma_ids(first.core, full), negate)
+    query = build_query(tree, piece, [f for f in available if f.id in used], negate)
+    z3_answer, cvc5_answer = run_z3(query.text), run_cvc5(query.text)
+    if z3_answer.result == "unsat" and cvc5_answer.result == "unsat":
+        return PieceProof(piece, 0, used, query.text, {"z3": round(z3_answer.seconds, 3), "cvc5": round(cvc5_answer.seconds, 3)})
+    return f"Z3 says {z3_answer.result}, cvc5 says {cvc5_answer.result} on the facts Z3 used: both must prove it", None
+
+
+def shrink(tree, piece, available, used, negate):
+    """A smaller set of facts that still proves the piece: the core of the core, then each schema or order
+    fact (they add an instance per index) dropped in turn while Z3 still proves it quickly."""
+    by_id = {f.id: f for f in available}
+    for _ in range(3):
+        query = build_query(tree, piece, [by_id[i] for i in used], negate)
+        answer = run_z3(query.text, SHRINK_STEPS)
+        smaller = _lemma_ids(answer.core, query) if answer.result == "unsat" else used
+        if smaller == used:
+            break
+        used = smaller
+    for fact_id in [i for i in used if _weight(by_id[i]) > 1]:
+        trial = [by_id[i] for i in used if i != fact_id]
+        if run_z3(build_query(tree, piece, trial, negate).text, SHRINK_STEPS).result == "unsat":
+            used = tuple(i for i in used if i != fact_id)
+    return tuple(f.id for f in available if f.id in used)
+
+
+def _weight(fact):
+    """How much a fact adds to a query: schemas and order facts add an instance per index."""
+    return 2 if fact.order or type(fact.tree).__name__ == "ForAll" else 1
+
+
+def _lemma_ids(core, query):
+    ids = {query.names.get(name) for name in core}
+    return tuple(sorted(i for i in ids if i))
+
+
+def _hint(model, piece):
+    """A model's values by quantity (with the piece's n), for building a case near it."""
+    values = {name: value for name, value in model.items() if "." not in name and name != "claim"}
+    if piece.n is not None:
+        values["n"] = piece.n
+    return values
+
+
+

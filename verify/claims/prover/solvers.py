@@ -1,0 +1,115 @@
+"""Z3 and cvc5 on one SMT-LIB2 text each: sat / unsat / unknown, the unsat core (Z3), a model (Z3, on
+sat), and the time taken. Each solver works within a *resource* limit (its own count of steps), so the
+same query gets the same answer on a busy machine and a quiet one — the proofs, their facts and their
+certificates are reproducible; a generous wall-clock limit is only a backstop. A solver that errs or
+runs out answers "unknown"."""
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+from verify.claims.executors import check_stop, shielded
+
+Z3_STEPS = 5_000_000  # Z3's rlimit per check: about a second on this machine's hardest proof
+CVC5_STEPS = 2_000_000  # cvc5's rlimit-per
+BACKSTOP_MS = 20_000
+
+
+@dataclass(frozen=True)
+class Answer:
+    solver: str
+    result: str  # "sat", "unsat" or "unknown"
+    seconds: float
+    core: tuple = ()
+    model: dict = None  # variable name -> Fraction (Z3, sat only)
+
+
+def z3_version():
+    import z3
+
+    return z3.get_version_string()
+
+
+def cvc5_version():
+    import cvc5
+
+    return cvc5.__version__
+
+
+def versions():
+    return {"z3": z3_version(), "cvc5": cvc5_version()}
+
+
+def run_z3(text, steps=Z3_STEPS, want_model=False):
+    check_stop()
+    started = time.perf_counter()
+    with shielded():  # a Ctrl-C now waits for Z3 to finish and its context to be freed, then stops the run
+        result, core, model = _z3(text, steps, want_model)
+    check_stop()
+    return Answer("z3", result, time.perf_counter() - started, core, model)
+
+
+def _z3(text, steps, want_model):
+    """(result, core, model) in a fresh context (the answer depends on the text alone), freed before returning."""
+    import z3
+
+    context = z3.Context()
+    solver = z3.Solver(ctx=context)
+    solver.set("rlimit", steps)
+    solver.set("timeout", BACKSTOP_MS)
+    try:
+        solver.from_string(text)
+        result = str(solver.check())
+        core = tuple(sorted(str(c) for c in solver.unsat_core())) if result == "unsat" else ()
+        model = _model(solver.model()) if result == "sat" and want_model else None
+    except z3.Z3Exception:
+        result, core, model = "unknown", (), None
+    del solver, context  # no cycles hold them: the context is freed here, inside the shield
+    return result, core, model
+
+
+def _model(model):
+    """Real values of the model's constants (algebraic numbers approximated to 30 digits)."""
+    import z3
+
+    values = {}
+    for declaration in model.decls():
+        if declaration.arity() != 0:
+            continue
+        value = model[declaration]
+        if z3.is_rational_value(value):
+            values[declaration.name()] = Fraction(value.numerator_as_long(), value.denominator_as_long())
+        elif z3.is_algebraic_value(value):
+            values[declaration.name()] = Fraction(value.approx(30).as_decimal(30).rstrip("?"))
+    return values
+
+
+def run_cvc5(text, steps=CVC5_STEPS):
+    check_stop()
+    started = time.perf_counter()
+    with shielded():
+        result = _cvc5(text, steps)
+    check_stop()
+    return Answer("cvc5", result, time.perf_counter() - started)
+
+
+def _cvc5(text, steps):
+    import cvc5
+
+    solver = cvc5.Solver()
+    solver.setOption("rlimit-per", str(steps))
+    solver.setOption("tlimit-per", str(BACKSTOP_MS))
+    symbols = cvc5.SymbolManager(solver)
+    parser = cvc5.InputParser(solver, symbols)
+    parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "query")
+    result = "unknown"
+    try:
+        while True:
+            command = parser.nextCommand()
+            if command.isNull():
+                break
+            output = command.invoke(solver, symbols).strip()
+            if output in ("sat", "unsat", "unknown"):
+                result = output
+    except RuntimeError:
+        result = "unknown"
+    return result
