@@ -178,7 +178,7 @@ def plot_loss(path, rows, chosen, runs):
     return _save(fig, plt, path)
 
 
-def write_all(out, settings, settings_dict, seed, text, chosen, rows, runs, seconds):
+def write_all(out, settings, settings_dict, seed, text, chosen, rows, runs, timings):
     """Every file; returns (findings, {kind: path})."""
     out.mkdir(parents=True, exist_ok=True)
     found = findings(rows, runs, chosen, settings)
@@ -194,7 +194,7 @@ def write_all(out, settings, settings_dict, seed, text, chosen, rows, runs, seco
                              for n in chosen},
               "theorem2_reading": NOTE, "findings": list(found), "versions": versions}
     paths["json"] = atomic.write_text(out / "transformer.json", json.dumps(record, indent=2) + "\n")
-    paths["summary"] = atomic.write_text(out / "summary.md", _summary(record, settings, chosen, runs, seconds))
+    paths["summary"] = atomic.write_text(out / "summary.md", _summary(record, settings, chosen, runs, timings))
     return found, paths
 
 
@@ -208,7 +208,7 @@ def _corpus(text):
             "vocabulary_size": len(text.vocabulary), "validation_documents": list(text.documents[1])}
 
 
-def _summary(record, settings, chosen, runs, seconds):
+def _summary(record, settings, chosen, runs, timings):
     s = settings
     lines = ["# Attention coefficients while training a character transformer", "",
              f"Decoder-only character transformer (pre-norm, causal softmax attention, learned positions): "
@@ -228,7 +228,9 @@ def _summary(record, settings, chosen, runs, seconds):
         lines.append(f"| {name} | {grid} | {runs[name]['step_size']:g} | {runs[name]['train_loss'][-1]:.3f} | "
                      f"{runs[name]['val_loss'][-1]:.3f} |")
     lines += ["", "Files: `transformer.csv` (one row per optimizer, step, layer, head), `transformer.json`, "
-              "`transformer_R.png`, `transformer_loss.png`.", "", f"Wall time {seconds:.1f} s.", "",
+              "`transformer_R.png`, `transformer_loss.png`.", "",
+              f"Wall time before writing the files {sum(timings.values()):.1f} s: "
+              + ", ".join(f"{phase} {seconds:.1f} s" for phase, seconds in timings.items()) + ".", "",
               "## Reproducibility", "", "```json",
               json.dumps({"seed": record["seed"], "settings": record["settings"], "versions": record["versions"]}, indent=2),
               "```", ""]
