@@ -117,7 +117,7 @@ def check_conditioning(out, result):
             assert f"largest {values.max():.3g} at step {steps[np.argmax(values)]}" in sentence
             verb = _moved(name, values[0], values[-1]).split()[1]
             title = result.figure.axes[axis].get_title()
-            said = next(part for part in title.split(": ", 1)[1].split("; ") if part.startswith(verb))
+            said = next(part for part in title.split(":", 1)[1].strip().split("; ") if part.startswith(verb))
             assert experiments.SHORT[o] in said.split(" along ")[1].replace(" and ", ", ").split(", ")
 
 

@@ -65,8 +65,11 @@ def figure(title, xlabel, ylabel, logy=True, logx=False):
     return fig, ax
 
 
+FLOOR = 1e-16  # losses are drawn at least this, so a log axis does not spend decades on rounding noise
+
+
 def floor(values):
-    return np.maximum(values, 1e-16)
+    return np.maximum(values, FLOOR)
 
 
 def direction(start, end):
@@ -87,7 +90,7 @@ def trends(name, curves):
     groups = {}
     for optimizer, (start, end) in curves.items():
         groups.setdefault(direction(start, end), []).append(SHORT[optimizer])
-    return f"{name} from start to end: " + "; ".join(f"{verb} along {_listed(names)}" for verb, names in groups.items())
+    return f"{name} from start to end:\n" + "; ".join(f"{verb} along {_listed(names)}" for verb, names in groups.items())
 
 
 def _listed(names):

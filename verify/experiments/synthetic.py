@@ -10,8 +10,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from verify.experiments.common import (COLOR, LABEL, SHORT, ExperimentResult, change, cut_text, figure, floor, problem_for,
-                                       step_text, trends)
+from verify.experiments.common import (COLOR, FLOOR, LABEL, SHORT, ExperimentResult, change, cut_text, figure, floor,
+                                       problem_for, step_text, trends)
 from verify.experiments import training
 from verify.experiments.training import OPTIMIZERS, best_run, steps_to, student_teacher
 from verify.numerics import model as prompt_model
@@ -53,8 +53,8 @@ def optimizers(rng, scale, progress=None):
         _linear_finding(outcomes),
     ]
     headline = "where Adam's advantage over GD is largest" if helped else "where Adam came closest to GD (it never beat it)"
-    fig, ax = figure(f"Training loss, sparsity {best['sparsity']:g}, n = {best['n']}, d = {best['d']}: {headline}",
-                      "step", "training loss")
+    fig, ax = figure(f"Training loss, sparsity {best['sparsity']:g}, n = {best['n']}, d = {best['d']}:\n{headline}",
+                      "step", f"training loss (drawn at least {FLOOR:g})")
     linear = next(o for o in outcomes if o["attention"] == "linear" and all(o[k] == best[k] for k in ("sparsity", "n", "d")))
     for o in OPTIMIZERS:
         for outcome, style, kind in ((best, "-", "softmax"), (linear, "--", "linear attention")):
@@ -161,7 +161,7 @@ def conditioning(rng, scale, progress=None):
         ax.set_yscale("log")
         ax.set_xlabel("step")
         ax.set_ylabel(label)
-        ax.set_title(trends(name, {o: (v[0, column], v[-1, column]) for o, (s, v) in curves.items()}), fontsize=9)
+        ax.set_title(trends(name, {o: (v[0, column], v[-1, column]) for o, (s, v) in curves.items()}), fontsize=10)
         for o, (steps, values) in curves.items():
             ax.plot(steps, values[:, column], color=COLOR[o], label=LABEL[o])
         ax.axhline(star[column], color="grey", linestyle=":")
@@ -270,7 +270,7 @@ def _compare(rng, scale, variants, title, progress, name):
             run = best_run(problem, o, scale.steps)
             results[(label, o)] = run
             rows += [(label, o, run.step_size, int(t), float(l), float(l / run.train_loss[0])) for t, l in zip(run.steps, run.train_loss)]
-    fig, ax = figure(title, "step", "training loss / its start")
+    fig, ax = figure(title, "step", f"training loss / its start (drawn at least {FLOOR:g})")
     for (label, o), run in results.items():
         ax.plot(run.steps, floor(run.train_loss / run.train_loss[0]), color=COLOR[o],
                 linestyle=("-", "--", ":")[[v[0] for v in variants].index(label)],
