@@ -143,8 +143,9 @@ def plot_R(path, rows, chosen, runs, layers):
 
 def R_figure(rows, chosen, runs, layers):
     """One panel per optimizer on one shared log10 R axis, so the optimizers compare at a glance."""
-    fig, axes, plt = _figure(len(chosen), "log10 R = log10(z_max / z_min) of the attention rows "
-                                          "(largest over heads), fixed validation batch", sharey=True)
+    lines = " and ".join(f"1e{t}" for t in THRESHOLDS)
+    fig, axes, plt = _figure(len(chosen), "log10 R = log10(z_max / z_min) of the attention rows (largest over heads), "
+                                          f"fixed validation batch; grey lines: R = {lines}", sharey=True)
     colors = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown", "tab:pink", "tab:gray"]
     for ax, name in zip(axes, chosen):
         mine = _by(rows, name)
