@@ -113,6 +113,8 @@ def test_R_and_kappa_agree_with_secular_kernel_and_dense_mpmath(sharp_model):
     rows = [row for t, row in causal_rows(log_p, 1, 0, 1) if t in (2, 7, CONTEXT - 1)]
     rows.append(np.log(np.array([0.5, 0.3, 1e-40, 0.2 - 1e-40, 1e-20])))  # z_min = 1e-40: float32 would lose it
     rows.append(np.array([0.0, -1.0, -700.0, -2.5]))  # z ≈ e^-700 ≈ 1e-304: below float64's normal range
+    rows.append(np.array([0.0, -46.0, -47.5, -52.0]))  # z_max = 1 − 2e-20: 1 − z_max must not cancel to 0
+    rows.append(np.array([0.0, -3.0, -300.0, -610.0, -611.0]))  # R ≈ 1e265, still inside float64's range
     for row in rows:
         got = row_measures(row)
         with mp.workdps(40):
