@@ -1,6 +1,10 @@
-"""Experiments at tiny sizes: the files' shapes and a few invariants of the training code."""
+"""Experiments at tiny sizes (and once at the quick preset): the files' shapes, every finding and
+title recomputed from the experiment's own CSV, and a few invariants of the training code."""
 import csv
+import inspect
 import math
+import re
+from collections import defaultdict
 from dataclasses import replace
 
 import numpy as np
@@ -30,9 +34,154 @@ def test_every_experiment_writes_csv_png_and_findings(written):
         assert all(len(row) == len(result.columns) for row in rows)
         assert (out / f"{result.name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert f"## {result.name}" in summary and result.findings
-        for sentence in result.findings:
-            assert sentence in summary and any(ch.isdigit() for ch in sentence)
+        assert all(sentence in summary for sentence in result.findings)
     assert '"seed": 3' in summary and '"numpy"' in summary
+    assert not re.search(r"SPEC|ref\. *\[|\[\d+\]|step never", summary), "summary.md must be self-contained"
+
+
+# ---------------------------------------------------------------- findings against the CSV
+# Each check reads the experiment's CSV, recomputes what its findings and titles state, and fails
+# if a number, a count or a direction ("rose", "still growing", "beat") disagrees with the data.
+
+
+def _rows(out, name):
+    with open(out / f"{name}.csv") as handle:
+        return list(csv.DictReader(handle))
+
+
+def _curves(rows, *keys, value="train_loss"):
+    """{(row[k] for k in keys): (steps, values)} in CSV order."""
+    groups = defaultdict(list)
+    for row in rows:
+        groups[tuple(row[k] for k in keys)].append((int(row["step"]), float(row[value])))
+    return {key: tuple(np.array(column) for column in zip(*pairs)) for key, pairs in groups.items()}
+
+
+def _cut(steps, losses):
+    """The first recorded step where the loss is at most 1/1000 of its start, or None."""
+    hits = np.nonzero(losses <= 1e-3 * losses[0])[0]
+    return int(steps[hits[0]]) if len(hits) else None
+
+
+def _moved(name, start, end):
+    if f"{start:.3g}" == f"{end:.3g}":
+        return f"{name} stayed at {start:.3g}"
+    return f"{name} {'rose' if end > start else 'fell'} from {start:.3g} to {end:.3g}"
+
+
+def _adam_beat_gd(gd, adam):
+    """Adam cut the loss 1000× and GD did not, or both did and Adam sooner, or neither did and Adam ended lower."""
+    cut_gd, cut_adam = _cut(*gd), _cut(*adam)
+    if cut_gd is None and cut_adam is None:
+        return adam[1][-1] < gd[1][-1]
+    return cut_adam is not None and (cut_gd is None or cut_adam < cut_gd)
+
+
+def check_optimizers(out, result):
+    curves = _curves(_rows(out, "optimizers"), "sparsity", "n", "d", "regime", "attention", "optimizer")
+    settings = sorted({key[:4] for key in curves})
+    soft = {s: {o: curves[s + ("softmax", o)] for o in training.OPTIMIZERS} for s in settings}
+    wins = sum(_adam_beat_gd(c["gd"], c["adam"]) for c in soft.values())
+    first, ngd, linear = result.findings
+    assert f"in {wins} of {len(settings)} softmax settings" in first
+    title = result.figure.axes[0].get_title()
+    assert ("where Adam's advantage over GD is largest" in title) == (wins > 0)
+    assert ("its largest advantage" in first) == (wins > 0)
+    cut = {s: {o: _cut(*c[o]) for o in c} for s, c in soft.items()}
+    reached = sum(c["ngd"] is not None for c in cut.values())
+    sooner = sum(c["ngd"] is not None and (c["gd"] is None or c["ngd"] < c["gd"]) for c in cut.values())
+    assert f"in {reached} of {len(settings)} softmax settings, before the best-tuned GD in {sooner};" in ngd
+    final = {o: np.median([c[o][1][-1] / c[o][1][0] for c in soft.values()]) for o in ("ngd", "gd")}
+    late = {o: np.median([c[o][1][-1] / c[o][1][len(c[o][1]) // 2] for c in soft.values()]) for o in ("ngd", "gd")}
+    assert f"median final loss was {final['ngd']:.2g} of the start against {final['gd']:.2g} for GD" in ngd
+    assert f"a median {late['ngd']:.2g} of its loss at mid-run (GD: {late['gd']:.2g})" in ngd
+    steps = lambda c: math.inf if c is None else c  # noqa: E731
+    pairs = [(steps(cut[s]["gd"]), steps(_cut(*curves[s + ("linear", "gd")]))) for s in settings]
+    assert f"sooner than softmax attention in {sum(lin < sm for sm, lin in pairs)} of {len(pairs)} settings" in linear
+    assert f"(median steps {np.median([p[1] for p in pairs]):g} linear, {np.median([p[0] for p in pairs]):g} softmax;" in linear
+    labels = [line.get_label() for line in result.figure.axes[0].get_lines()]
+    assert not any("(step " in label for label in labels)
+    for label in labels:  # GD's step size is a grid multiple of 1/L₀ and is shown as one
+        multiple = re.search(r"η = ([0-9.e+-]+)/L₀", label)
+        assert (multiple is not None) == label.startswith(LABEL_GD)
+        assert multiple is None or float(multiple.group(1)) in training.GD_GRID
+
+
+def check_conditioning(out, result):
+    assert not re.search(r"grow|rise|fall|rose|fell", result.figure._suptitle.get_text())  # directions: per panel, computed
+    rows = _rows(out, "conditioning")
+    for o, sentence in zip(training.OPTIMIZERS, result.findings):
+        for column, name, axis in (("R", "R", 0), ("kappa", "κ", 1)):
+            steps, values = _curves([r for r in rows if r["optimizer"] == o], value=column)[()]
+            assert _moved(name, values[0], values[-1]) in sentence
+            assert f"largest {values.max():.3g} at step {steps[np.argmax(values)]}" in sentence
+            verb = _moved(name, values[0], values[-1]).split()[1]
+            title = result.figure.axes[axis].get_title()
+            said = next(part for part in title.split(":", 1)[1].strip().split("; ") if part.startswith(verb))
+            assert experiments.SHORT[o] in said.split(" along ")[1].replace(" and ", ", ").split(", ")
+
+
+def check_estimation(out, result):
+    teacher = inspect.signature(synthetic.estimation).parameters["noise"].default ** 2 / 2
+    rows = _rows(out, "estimation")
+    for o, sentence in zip(("gd", "adam"), result.findings):
+        mine = [r for r in rows if r["optimizer"] == o]
+        train, test = float(mine[-1]["train_loss"]), float(mine[-1]["test_loss"])
+        side = lambda v: "below" if v < teacher else "above"  # noqa: E731
+        assert f"training loss ended at {train:.3g} ({side(train)} the teacher's expected loss σ²/2 = {teacher:.3g})" in sentence
+        assert f"test loss at {test:.3g} ({side(test)} it)" in sentence
+        assert _moved("‖p_t − p*‖", float(mine[0]["p_error"]), float(mine[-1]["p_error"])) in sentence
+
+
+def check_sparse_target(out, result):
+    rows = _rows(out, "sparse-target")
+    slopes = []
+    for o, sentence in zip(training.OPTIMIZERS, result.findings):
+        steps, norms = _curves([r for r in rows if r["optimizer"] == o], value="p_norm")[()]
+        _, losses = _curves([r for r in rows if r["optimizer"] == o])[()]
+        late = steps >= max(steps[-1] // 10, 1)
+        slopes.append(np.polyfit(np.log(steps[late]), norms[late], 1)[0])
+        assert f"reached {norms[-1]:.3g} after {steps[-1]} steps" in sentence
+        assert (f"still growing by {slopes[-1]:.3g} per unit" if slopes[-1] > 0 else "was not growing") in sentence
+        assert _moved("the loss", losses[0], losses[-1]) in sentence
+    title = result.figure.axes[0].get_title()
+    assert ("still growing at the end of every run" in title) == all(s > 0 for s in slopes)
+
+
+def check_compared(out, result):
+    curves = _curves(_rows(out, result.name), "variant", "optimizer")
+    for ((variant, o), (steps, losses)), sentence in zip(curves.items(), result.findings):
+        cut = _cut(steps, losses)
+        assert sentence.startswith(f"{variant} with {LABEL_GD if o == 'gd' else 'Adam'}: training loss {losses[-1]:.3g} "
+                                   f"after {steps[-1]} steps ({losses[-1] / losses[0]:.2g} of its start; ")
+        assert (f"cut 1000× by step {cut})" if cut is not None else f"not cut 1000× within {steps[-1]} steps)") in sentence
+    if result.name == "losses":
+        floor = result.numbers["logistic_floor"]
+        logistic = {o: curves["logistic loss", o][1] for o in ("gd", "adam")}
+        assert all(np.all(loss >= floor - 1e-12) for loss in logistic.values())  # a floor indeed
+        assert (f"= {floor:.4g}: from its start at {logistic['gd'][0]:.4g} it had {logistic['gd'][0] - floor:.3g} to fall, "
+                f"and the runs ended {logistic['gd'][-1] - floor:.2g} (GD) and {logistic['adam'][-1] - floor:.2g} (Adam) "
+                f"above that floor.") in result.findings[-1]
+    if result.name == "regimes":
+        assert all(f"{label}: {kappa:.3g}" in result.findings[-1] for label, kappa in result.numbers["kappa_at_teacher"].items())
+
+
+LABEL_GD = experiments.LABEL["gd"]
+CHECKS = {"optimizers": check_optimizers, "conditioning": check_conditioning, "estimation": check_estimation,
+          "sparse-target": check_sparse_target, "losses": check_compared, "joint": check_compared, "regimes": check_compared}
+
+
+@pytest.mark.parametrize("name", list(synthetic.EXPERIMENTS))
+def test_findings_and_titles_agree_with_the_csv(written, name):
+    out, results = written
+    CHECKS[name](out, next(r for r in results if r.name == name))
+
+
+@pytest.mark.slow
+def test_quick_preset_findings_and_titles_agree_with_the_csv(tmp_path):
+    """The quick preset (`python -m verify experiments`): the branches the tiny scale does not reach."""
+    for result in runner.run_experiments(scale=experiments.QUICK, out_dir=str(tmp_path), seed=0):
+        CHECKS[result.name](tmp_path, result)
 
 
 def test_losses_in_the_curves_are_finite(written):

@@ -1,4 +1,4 @@
-"""Issue 10: the transformer study — attention rows are the model's own, R and κ_J agree with
+"""The transformer study — attention rows are the model's own, R and κ_J agree with
 a dense mpmath reference, bad input is one InputError line before anything is written, and the
 same seed gives the same numbers.  Tiny sizes throughout (2 layers, 2 heads, width 16, context 16)."""
 import csv
@@ -113,6 +113,8 @@ def test_R_and_kappa_agree_with_secular_kernel_and_dense_mpmath(sharp_model):
     rows = [row for t, row in causal_rows(log_p, 1, 0, 1) if t in (2, 7, CONTEXT - 1)]
     rows.append(np.log(np.array([0.5, 0.3, 1e-40, 0.2 - 1e-40, 1e-20])))  # z_min = 1e-40: float32 would lose it
     rows.append(np.array([0.0, -1.0, -700.0, -2.5]))  # z ≈ e^-700 ≈ 1e-304: below float64's normal range
+    rows.append(np.array([0.0, -46.0, -47.5, -52.0]))  # z_max = 1 − 2e-20: 1 − z_max must not cancel to 0
+    rows.append(np.array([0.0, -3.0, -300.0, -610.0, -611.0]))  # R ≈ 1e265, still inside float64's range
     for row in rows:
         got = row_measures(row)
         with mp.workdps(40):
@@ -235,3 +237,91 @@ def test_csv_has_one_row_per_optimizer_step_layer_head(tiny_runs):
 
 def test_presets_are_consistent():
     assert QUICK.width % QUICK.heads == 0 and replace(QUICK, heads=4).context == QUICK.context
+
+
+# ---------------------------------------------------------------- findings against the CSV
+
+
+def _numeric(row):
+    return {k: (v if k == "optimizer" else float(v)) for k, v in row.items()}
+
+
+def _check_findings(rows, runs, chosen, findings):
+    """Recompute every finding from the rows (one per optimizer, step, layer, head) and the runs."""
+    by = {name: [r for r in rows if r["optimizer"] == name] for name in chosen}
+    for name, sentence in zip(chosen, findings):
+        mine = sorted(by[name], key=lambda r: (r["step"], r["layer"], r["head"]))
+        assert sentence.startswith(f"{name} (step size {runs[name]['step_size']:g}): ")
+        last = max(r["step"] for r in mine)
+        hits = [next((r for r in mine if r["log10_R_p99"] > threshold), None) for threshold in (4, 8)]
+        for threshold, hit in zip((4, 8), hits):
+            if hit:
+                assert (f"exceeds 1e{threshold} at step {hit['step']:g} (validation loss {hit['val_loss']:.3f}, "
+                        f"layer {hit['layer']:g}, head {hit['head']:g})") in sentence
+        if hits[0] is None:
+            assert f"never exceeds 1e4 (nor 1e8) in {last:g} steps" in sentence
+        elif hits[1] is None:
+            assert f"and never exceeds 1e8 in {last:g} steps" in sentence
+        assert f"its largest value was 10^{max(r['log10_R_p99'] for r in mine):.2f}" in sentence
+        assert f"the largest R of any row 10^{max(r['log10_R_max'] for r in mine):.2f}." in sentence
+    final = {name: [r for r in by[name] if r["step"] == max(q["step"] for q in by[name])] for name in chosen}
+    sgd = min((n for n in chosen if n.startswith("sgd")), key=lambda n: runs[n]["val_loss"][-1])
+    adam = min((n for n in chosen if n.startswith("adam")), key=lambda n: runs[n]["val_loss"][-1])
+    p99 = {n: max(r["log10_R_p99"] for r in final[n]) for n in (sgd, adam)}
+    lower, higher = runs[adam]["val_loss"][-1] < runs[sgd]["val_loss"][-1], p99[adam] > p99[sgd]
+    verdict = findings[len(chosen)]
+    assert verdict.startswith(f"Does Adam reach a lower loss with a higher R? {'yes' if lower and higher else 'no'}: ")
+    assert f"10^{p99[adam]:.2f} against 10^{p99[sgd]:.2f}" in verdict
+    kappa = findings[len(chosen) + 1]
+    for name in chosen:
+        assert (f"{name} 10^{max(r['log10_kappa_J_median'] for r in final[name]):.2f}, "
+                f"10^{max(r['log10_kappa_J_max'] for r in final[name]):.2f}") in kappa
+    weights = np.array([r["rows"] for r in rows])
+    share = lambda key: 100 * np.sum(weights * np.array([r[key] for r in rows])) / weights.sum()  # noqa: E731
+    theorem = findings[len(chosen) + 2]
+    assert f"over {int(weights.sum())} measured rows" in theorem
+    assert f"holds in {share('eq47_holds'):.2f}% of rows" in theorem
+    slack = np.median([r["log10_kappa_over_eq47_median"] for r in rows])
+    assert f"κ exceeds it by a median factor 10^{slack:.2f}" in theorem
+
+
+def test_findings_agree_with_the_csv(tiny_runs):
+    first, _, _ = tiny_runs
+    with open(first.csv_path) as handle:
+        rows = [_numeric(r) for r in csv.DictReader(handle)]
+    _check_findings(rows, first.runs, first.optimizers, first.findings)
+
+
+def test_findings_of_a_run_whose_R_crosses_both_thresholds():
+    """The crossing branch, which a 6-step run does not reach: R's 99th percentile climbs 3 decades a step."""
+    from verify.experiments.transformer.measure import COLUMNS
+    from verify.experiments.transformer.report import findings
+
+    rows, runs = [], {}
+    for name, rate in (("sgd", 1.0), ("adam", 3.0)):
+        runs[name] = {"step_size": 0.1 * rate, "val_loss": [3.0, 2.5 - rate / 10, 2.2 - rate / 10]}
+        for step in range(3):
+            for layer, head in ((0, 0), (0, 1), (1, 0)):
+                columns = dict.fromkeys(COLUMNS, 1.0) | {"rows": 10, "log10_R_p99": rate * step * (1 + layer + head),
+                                                         "log10_R_max": rate * step * 3 + 1,
+                                                         "log10_kappa_J_median": step + head, "log10_kappa_J_max": 2 * step,
+                                                         "log10_kappa_over_eq47_median": step + layer}
+                rows.append({"optimizer": name, "step": step, "layer": layer, "head": head,
+                             "val_loss": runs[name]["val_loss"][step], **columns})
+    found = findings(rows, runs, ("sgd", "adam"), None)
+    assert "exceeds 1e4 at step 1" in found[1] and "exceeds 1e8 at step 2" in found[1] and "never" in found[0]
+    _check_findings(rows, runs, ("sgd", "adam"), found)
+
+
+def test_R_panels_share_one_axis(tiny_runs):
+    from verify.experiments.transformer.report import R_figure
+
+    first, _, _ = tiny_runs
+    with open(first.csv_path) as handle:
+        rows = [_numeric(r) for r in csv.DictReader(handle)]
+    fig, plt = R_figure(rows, first.optimizers, first.runs, LAYERS)
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(axes) == len(first.optimizers) >= 2
+    assert all(axes[0].get_shared_y_axes().joined(axes[0], ax) and ax.get_ylim() == axes[0].get_ylim() for ax in axes)
+    assert all("step size η = " in ax.get_title() for ax in axes)
+    plt.close(fig)

@@ -1,11 +1,13 @@
-"""What the synthetic experiments share: their size presets, the result record, figures."""
+"""What the synthetic experiments share: their size presets, the result record, figures, and the
+wording of findings and titles, which states only what the numbers given to it show."""
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from verify.experiments.training import student_teacher
 
-LABEL = {"gd": "GD (best fixed step)", "adam": "Adam", "ngd": "normalized GD"}
+LABEL = {"gd": "GD (best fixed step size)", "adam": "Adam", "ngd": "normalized GD"}
+SHORT = {"gd": "GD", "adam": "Adam", "ngd": "normalized GD"}
 COLOR = {"gd": "tab:blue", "adam": "tab:orange", "ngd": "tab:green"}
 
 
@@ -63,5 +65,43 @@ def figure(title, xlabel, ylabel, logy=True, logx=False):
     return fig, ax
 
 
+FLOOR = 1e-16  # losses are drawn at least this, so a log axis does not spend decades on rounding noise
+
+
 def floor(values):
-    return np.maximum(values, 1e-16)
+    return np.maximum(values, FLOOR)
+
+
+def direction(start, end):
+    """'rose', 'fell' or 'stayed' from start to end, as the two numbers read at 3 significant digits."""
+    if f"{start:.3g}" == f"{end:.3g}":
+        return "stayed"
+    return "rose" if end > start else "fell"
+
+
+def change(name, start, end):
+    """'R rose from 1 to 5.22e+03' (or 'fell', or 'stayed at 29'): the sentence the numbers support."""
+    verb = direction(start, end)
+    return f"{name} stayed at {start:.3g}" if verb == "stayed" else f"{name} {verb} from {start:.3g} to {end:.3g}"
+
+
+def trends(name, curves):
+    """'κ from start to end: rose along GD and Adam; fell along normalized GD' (each curve's (start, end))."""
+    groups = {}
+    for optimizer, (start, end) in curves.items():
+        groups.setdefault(direction(start, end), []).append(SHORT[optimizer])
+    return f"{name} from start to end:\n" + "; ".join(f"{verb} along {_listed(names)}" for verb, names in groups.items())
+
+
+def _listed(names):
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def cut_text(cut, steps):
+    """Where a run cut its training loss 1000×, or that it did not within its recorded steps."""
+    return f"cut 1000× by step {cut}" if cut is not None else f"not cut 1000× within {steps} steps"
+
+
+def step_text(optimizer, step_size, curvature):
+    """The step size as the legend shows it: GD's as a multiple of 1/L₀ (its grid), the others' as η."""
+    return f"η = {step_size * curvature:.3g}/L₀" if optimizer == "gd" else f"η = {step_size:.3g}"

@@ -14,7 +14,7 @@ import numpy as np
 from verify import atomic
 from verify.errors import InputError
 from verify.experiments.common import QUICK
-from verify.experiments.synthetic import EXPERIMENTS
+from verify.experiments.synthetic import EXPERIMENTS, SPARSE_TARGET_FACTOR
 from verify.experiments.training import GD_GRID, STEP_GRIDS
 from verify.versions import package_versions
 
@@ -60,9 +60,11 @@ def _write(out, result):
 
 def summary(results, scale, seed, seconds):
     lines = ["# Reviewer-requested experiments", "",
-             f"Synthetic student–teacher prompt attention (SPEC §5), `{scale.name}` settings: n = {scale.n}, N = {scale.N}, "
+             f"Synthetic student–teacher prompt attention: N sequences of n tokens with keys K_i (n × d) and values "
+             f"u_i = X_i v, predictions ŷ_i = u_iᵀ softmax(K_i p), a student prompt p trained from 0 to fit the labels of a "
+             f"teacher (p*, v*). `{scale.name}` settings: n = {scale.n}, N = {scale.N}, "
              f"d = {scale.d_over} (over-parameterized, orthonormal keys) or {scale.d_under} (under), {scale.steps} steps per run "
-             f"(4× for sparse-target). Seed {seed}. Step sizes: the best of GD {list(GD_GRID)} × 1/L₀ (L₀ the largest Hessian "
+             f"({SPARSE_TARGET_FACTOR}× for sparse-target). Seed {seed}. Step sizes: the best of GD {list(GD_GRID)} × 1/L₀ (L₀ the largest Hessian "
              f"eigenvalue at the start), " + ", ".join(f"{o} {list(STEP_GRIDS[o])}" for o in STEP_GRIDS)
              + ", by the steps needed to cut the training loss 1000× (else the final loss).", ""]
     for result in results:

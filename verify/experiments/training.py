@@ -1,4 +1,4 @@
-"""The synthetic prompt-attention model of SPEC §1 and §5, and its optimizers (numpy).
+"""The synthetic prompt-attention model of the experiments, and its optimizers (numpy).
 
 ŷ_i = (X_i v)ᵀ a_i with a_i = σ(K_i p) (softmax attention) or a_i = K_i p (linear attention);
 the prompt p is trained, and the decoder v too when `train_v`.  A student–teacher problem

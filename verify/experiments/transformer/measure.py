@@ -1,7 +1,14 @@
 """What the study measures in each attention row z = softmax(s) of the causal rows (query t
 attends to the t + 1 keys 0..t): R = z_max / z_min, the share of coefficients below 1e-4 and
-1e-8, κ_J = λ_max / λ_min⁺ of J(z) = diag(z) − z zᵀ (secular kernel; rows whose coefficients
-leave float64's range go through its mpmath twin in log-domain), and the Theorem 2 comparison.
+1e-8, κ_J = λ_max / λ_min⁺ of J(z) = diag(z) − z zᵀ, and the Theorem 2 comparison.
+
+κ_J is λ_max(J) · λ_max(J⁺) with J⁺ = P D⁻¹ P (D = diag(z), P the projector onto T = 1^⊥):
+two *largest* eigenvalues of positive semidefinite matrices, which a dense symmetric solver
+returns to a few ulps relative to the matrix norm, i.e. to high relative accuracy.  J is formed
+with its diagonal z_i Σ_{j≠i} z_j (no cancellation when z_i ≈ 1) and D⁻¹ is scaled by z_min, so
+its entries z_min/z_j lie in (0, 1] whatever R is; every row of one length, across layers,
+heads and sequences, is one batched `numpy.linalg.eigvalsh` call.  Rows with a coefficient
+below float64's normal range go through the secular kernel's mpmath twin instead.
 
 Theorem 2 is read with H = I (no decoder: the loss curvature in z is the identity, L = μ = 1),
 so κ of J H J on T = 1^⊥ is κ_J².  It is compared with the Eq. (47) lower bound (L/μ)·R⁻² and
@@ -12,8 +19,9 @@ import math
 
 import mpmath as mp
 import numpy as np
+from scipy.special import logsumexp
 
-from verify.numerics.secular import j_eigenvalues, j_eigenvalues_mp, within_float_range
+from verify.numerics.secular import j_eigenvalues_mp, within_float_range
 
 THRESHOLDS = (1e-4, 1e-8)
 TOLERANCE = 1e-9  # in log10: a bound "holds" unless it fails by more than this (float64 rounding of κ_J)
@@ -34,30 +42,56 @@ def attention_log_probs(attention_logits):
     return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
 
 
-def log10_kappa_J(log_z):
-    """log10 of κ_J = λ_1 / λ_{n−1} of J(z) for one row given as natural-log coefficients, and
-    whether the mpmath path was needed (a coefficient below float64's normal range)."""
+def log10_kappa_J_rows(log_z):
+    """log10 κ_J of J(z) for each row of a stack (k, n) of natural-log coefficients (normalised
+    here), every coefficient inside float64's normal range."""
     log_z = np.asarray(log_z, dtype=np.float64)
-    if within_float_range(log_z):
-        z = np.exp(log_z - np.max(log_z))
-        values = j_eigenvalues(z / z.sum())
-        return math.log10(values[0]) - math.log10(values[-2]), False
+    log_z = log_z - logsumexp(log_z, axis=-1, keepdims=True)
+    count, n = log_z.shape
+    diagonal = np.arange(n)
+    z = np.exp(log_z)
+    J = -z[:, :, None] * z[:, None, :]
+    J[:, diagonal, diagonal] = z * (z @ (1.0 - np.eye(n)))  # z_i (1 − z_i), 1 − z_i summed from the others
+    low = log_z.min(axis=-1)
+    s = np.exp(low[:, None] - log_z)  # z_min / z_j
+    scaled_pinv = s.sum(axis=-1)[:, None, None] / n**2 - (s[:, :, None] + s[:, None, :]) / n  # z_min · P D⁻¹ P
+    scaled_pinv[:, diagonal, diagonal] += s
+    top = np.linalg.eigvalsh(np.concatenate([J, scaled_pinv]))[:, -1]
+    return np.log10(top[:count]) + np.log10(top[count:]) - low / LN10
+
+
+def _log10_kappa_J_mp(log_z):
     with mp.workdps(MP_DPS):
         values = j_eigenvalues_mp(log_z=[float(v) for v in log_z], dps=MP_DPS)
-        return float(mp.log10(values[0]) - mp.log10(values[-2])), True
+        return float(mp.log10(values[0]) - mp.log10(values[-2]))
+
+
+def rows_measures(log_rows):
+    """The measures of a stack (k, n) of rows given as natural-log coefficients, as arrays: n, R,
+    κ_J (log10), whether the mpmath path was needed, the interlacing lower-bound ratio
+    z_(2)/z_(n−1) (log10; NaN when n < 3) and the counts below each threshold (k × 2)."""
+    ordered = -np.sort(-np.asarray(log_rows, dtype=np.float64), axis=-1)
+    count, n = ordered.shape
+    inside = np.fromiter((within_float_range(row[-1:]) for row in ordered), bool, count)
+    kappa = np.empty(count)
+    if inside.any():
+        kappa[inside] = log10_kappa_J_rows(ordered[inside])
+    for index in np.nonzero(~inside)[0]:
+        kappa[index] = _log10_kappa_J_mp(ordered[index])
+    lower = (ordered[:, 1] - ordered[:, -2]) / LN10 if n >= 3 else np.full(count, np.nan)
+    below = np.stack([np.sum(ordered < math.log(t), axis=-1) for t in THRESHOLDS], axis=-1)
+    return {"n": np.full(count, n), "log10_R": (ordered[:, 0] - ordered[:, -1]) / LN10, "log10_kappa_J": kappa,
+            "mp": ~inside, "log10_lower_ratio": lower, "below": below}
 
 
 def row_measures(log_z):
     """One row's measures (natural-log coefficients in, log10 out): R, κ_J, the interlacing
     lower-bound ratio z_(2)/z_(n−1) (None when n < 3), counts below each threshold."""
-    ordered = np.sort(np.asarray(log_z, dtype=np.float64))[::-1]
-    n = len(ordered)
-    log10_R = (ordered[0] - ordered[-1]) / LN10
-    log10_lower_ratio = (ordered[1] - ordered[-2]) / LN10 if n >= 3 else None
-    kappa, used_mp = log10_kappa_J(ordered)
-    below = tuple(int(np.sum(ordered < math.log(t))) for t in THRESHOLDS)
-    return {"n": n, "log10_R": log10_R, "log10_kappa_J": kappa, "mp": used_mp,
-            "log10_lower_ratio": log10_lower_ratio, "below": below}
+    measures = rows_measures(np.asarray(log_z, dtype=np.float64)[None, :])
+    lower = float(measures["log10_lower_ratio"][0])
+    return {"n": int(measures["n"][0]), "log10_R": float(measures["log10_R"][0]),
+            "log10_kappa_J": float(measures["log10_kappa_J"][0]), "mp": bool(measures["mp"][0]),
+            "log10_lower_ratio": None if math.isnan(lower) else lower, "below": tuple(int(b) for b in measures["below"][0])}
 
 
 def causal_rows(log_p, layer, batch, head):
@@ -66,18 +100,30 @@ def causal_rows(log_p, layer, batch, head):
     return [(t, matrix[t, : t + 1]) for t in range(1, matrix.shape[0])]
 
 
+def _stacked(measures):
+    """One dict of arrays from a list of `rows_measures` / `row_measures` results."""
+    if isinstance(measures, dict):
+        return measures
+    stacked = {}
+    for key in ("n", "log10_R", "log10_kappa_J", "mp", "log10_lower_ratio", "below"):
+        parts = [np.atleast_1d(np.nan if m[key] is None else m[key]) for m in measures]
+        stacked[key] = np.concatenate([p.reshape(-1, 2) if key == "below" else p for p in parts])
+    return stacked
+
+
 def head_summary(measures):
-    """The CSV columns of one (layer, head) from its rows' measures (κ = κ_J² under H = I, L = μ = 1)."""
-    R = np.array([m["log10_R"] for m in measures])
-    kJ = np.array([m["log10_kappa_J"] for m in measures])
+    """The CSV columns of one (layer, head) from its rows' measures (a `rows_measures` dict or a
+    list of row / stack measures); κ = κ_J² under H = I, L = μ = 1."""
+    m = _stacked(measures)
+    R, kJ = m["log10_R"], m["log10_kappa_J"]
     kappa = 2 * kJ  # log10 κ(J H J on T), H = I
     eq47 = -2 * R  # log10 (L/μ) R⁻²
     upper = 2 * R  # log10 (L/μ)(z_(1)/z_(n))²
-    three = np.array([m["log10_lower_ratio"] is not None for m in measures])
-    lower = np.array([2 * m["log10_lower_ratio"] for m in measures if m["log10_lower_ratio"] is not None])
-    coefficients = sum(m["n"] for m in measures)
+    three = np.isfinite(m["log10_lower_ratio"])
+    lower = 2 * m["log10_lower_ratio"][three]
+    coefficients = int(m["n"].sum())
     summary = {
-        "rows": len(measures), "rows_mp": sum(m["mp"] for m in measures),
+        "rows": len(R), "rows_mp": int(m["mp"].sum()),
         "log10_R_median": float(np.median(R)), "log10_R_p90": float(np.percentile(R, 90)),
         "log10_R_p99": float(np.percentile(R, 99)), "log10_R_max": float(R.max()),
         "log10_kappa_J_median": float(np.median(kJ)), "log10_kappa_J_max": float(kJ.max()),
@@ -89,39 +135,31 @@ def head_summary(measures):
         "log10_kappa_over_eq47_median": float(np.median(kappa - eq47)),
     }
     for index, threshold in enumerate(THRESHOLDS):
-        summary[f"frac_below_{threshold:.0e}".replace("e-0", "e-")] = sum(m["below"][index] for m in measures) / coefficients
+        summary[f"frac_below_{threshold:.0e}".replace("e-0", "e-")] = int(m["below"][:, index].sum()) / coefficients
     return summary
 
 
 def measure_attention(attention_logits):
     """{(layer, head): head_summary} over every sequence of the batch and every query t ≥ 1;
-    rows with a non-finite logit (a diverged model) are left out."""
+    rows with a non-finite logit (a diverged model) are left out.  The rows of one query t
+    (every layer, sequence and head) are measured together."""
     log_p = attention_log_probs(attention_logits)
-    layers, batch, heads = log_p.shape[:3]
+    layers, batch, heads, length = log_p.shape[:4]
+    owner = np.broadcast_to((np.arange(layers)[:, None, None] * heads + np.arange(heads)[None, None, :]),
+                            (layers, batch, heads)).ravel()
+    parts, owners = [], []
+    for t in range(1, length):
+        rows = log_p[..., t, : t + 1].reshape(-1, t + 1)
+        finite = np.isfinite(rows).all(axis=-1)
+        if finite.any():
+            parts.append(rows_measures(rows[finite]))
+            owners.append(owner[finite])
+    owners = np.concatenate(owners) if owners else np.empty(0, int)
+    stacked = _stacked(parts) if parts else None
     result = {}
-    with _one_numba_thread():  # rows of ≤ a few hundred roots: waking a thread pool per row costs more than it saves
-        for layer in range(layers):
-            for head in range(heads):
-                measures = [row_measures(row) for b in range(batch) for _, row in causal_rows(log_p, layer, b, head)
-                            if np.isfinite(row).all()]
-                result[(layer, head)] = head_summary(measures) if measures else dict.fromkeys(COLUMNS, float("nan"))
+    for layer in range(layers):
+        for head in range(heads):
+            mine = owners == layer * heads + head
+            result[(layer, head)] = (head_summary({k: v[mine] for k, v in stacked.items()}) if mine.any()
+                                     else dict.fromkeys(COLUMNS, float("nan")))
     return result
-
-
-class _one_numba_thread:
-    """Run the secular kernel on one thread inside the block (numba is optional)."""
-
-    def __enter__(self):
-        try:
-            import numba
-        except ImportError:  # pragma: no cover
-            self.numba = None
-            return self
-        self.numba, self.before = numba, numba.get_num_threads()
-        numba.set_num_threads(1)
-        return self
-
-    def __exit__(self, *exc):
-        if self.numba is not None:
-            self.numba.set_num_threads(self.before)
-        return False

@@ -1,10 +1,10 @@
-"""The study: settings presets, the optimizers (SGD with and without momentum, each at the best
-step of a small grid; Adam; AdamW; one budget of steps for all), the training loop on the
-character corpus, and the measurements of the attention rows of a fixed validation batch every
-k steps.  `run_transformer_study` validates every input before it writes anything, never prints,
-and reports through an optional `progress(fraction, label)` callback.  Same seed, same numbers.
+"""The study: settings presets, the choice of each optimizer's best step (SGD with and without
+momentum at the best step of a small grid; Adam; AdamW; one budget of steps for all, trained in
+`training`), and the measurements of the attention rows of a fixed validation batch every k
+steps.  `run_transformer_study` validates every input before it writes anything, never prints,
+reports through an optional `progress(fraction, label)` callback and returns the seconds of each
+phase.  Same seed, same numbers.
 """
-import math
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -15,11 +15,8 @@ from verify import atomic
 from verify.errors import InputError
 from verify.experiments.transformer import corpus as corpora
 from verify.experiments.transformer.measure import measure_attention
-from verify.experiments.transformer.model import forward, init_params, jax_modules, loss
-
-OPTIMIZERS = ("sgd", "sgd-momentum", "adam", "adamw")
-MOMENTUM = 0.9
-WEIGHT_DECAY = 0.1
+from verify.experiments.transformer.model import jax_modules
+from verify.experiments.transformer.training import OPTIMIZERS, schedule, timed, train_candidates
 
 
 @dataclass(frozen=True)
@@ -58,12 +55,13 @@ class TransformerStudyResult:
     rows: list  # one dict per optimizer, step, layer, head (the CSV)
     runs: dict  # optimizer -> {"step_size", "grid": {step: final val loss}, "steps", "train_loss", "val_loss"}
     findings: tuple  # one sentence each, numbers included
-    seconds: float
+    seconds: float  # from the corpus load to the files written
     out_dir: Path
     csv_path: Path
     json_path: Path
     summary_path: Path
     plot_paths: tuple
+    timings: dict  # seconds per phase: loading the corpus, initialising and compiling, training, measuring, writing files
 
 
 def _whole(value, name):
@@ -115,77 +113,43 @@ def run_transformer_study(out_dir, preset="quick", seed=0, optimizers=None, step
     settings, chosen = resolve(preset, optimizers, steps, layers, heads, width, corpus, seed, settings)
     atomic.check_out_dir(out_dir)
     started = time.perf_counter()
+    timings = {}
     report = progress or (lambda fraction, label: None)
     report(0.0, f"loading the {corpus} corpus")
-    text = corpora.load_corpus(corpus, seed, settings.max_chars or None)
-    rows, runs = train_and_measure(text, settings, chosen, seed, report)
+    with timed(timings, "loading the corpus"):
+        text = corpora.load_corpus(corpus, seed, settings.max_chars or None)
+    rows, runs = train_and_measure(text, settings, chosen, seed, report, timings)
     from verify.experiments.transformer import report as reporting
 
     report(0.97, "writing files")
+    with timed(timings, "writing files"):
+        found, paths = reporting.write_all(Path(out_dir), settings, settings_json(settings), seed, text, chosen, rows,
+                                           runs, timings)
     seconds = time.perf_counter() - started
-    found, paths = reporting.write_all(Path(out_dir), settings, settings_json(settings), seed, text, chosen, rows, runs,
-                                       seconds)
     report(1.0, "done")
     return TransformerStudyResult(settings, seed, corpus, chosen, rows, runs, found, seconds, Path(out_dir), paths["csv"],
-                                  paths["json"], paths["summary"], (paths["R_plot"], paths["loss_plot"]))
+                                  paths["json"], paths["summary"], (paths["R_plot"], paths["loss_plot"]), timings)
 
 
-def _optimizer(optax, name, step_size):
-    if name == "sgd":
-        return optax.inject_hyperparams(optax.sgd)(learning_rate=step_size)
-    if name == "sgd-momentum":
-        return optax.inject_hyperparams(optax.sgd)(learning_rate=step_size, momentum=MOMENTUM)
-    if name == "adam":
-        return optax.inject_hyperparams(optax.adam)(learning_rate=step_size)
-    return optax.inject_hyperparams(optax.adamw)(learning_rate=step_size, weight_decay=WEIGHT_DECAY)
-
-
-def schedule(settings):
-    """The measured steps: 0, k, 2k, … and the last step, k = ceil(steps / measurements)."""
-    every = max(1, math.ceil(settings.steps / settings.measurements))
-    return list(range(0, settings.steps, every)) + [settings.steps]
-
-
-def fixed_batch(tokens, count, length, rng):
-    """`count` sequences of `length` tokens at seeded starts (evenly spread, then jittered)."""
-    starts = rng.integers(0, len(tokens) - length, size=count)
-    return np.stack([tokens[s: s + length] for s in np.sort(starts)])
-
-
-def train_and_measure(text, settings, chosen, seed, report):
+def train_and_measure(text, settings, chosen, seed, report, timings):
     """Every optimizer over its step grid; the best step's snapshots measured.  Returns (rows, runs)."""
-    jax, jnp, optax = jax_modules()
-    rng = np.random.default_rng([seed, 11])
-    length = settings.context + 1
-    train_eval = jnp.asarray(fixed_batch(text.train, settings.eval_batch, length, rng))
-    val_eval = jnp.asarray(fixed_batch(text.val, settings.eval_batch, length, rng))
-    probe = val_eval[: settings.measure_batch, :-1]
-    train_tokens = jnp.asarray(text.train)
-    init = init_params(jax.random.PRNGKey(seed), len(text.vocabulary), settings.width, settings.layers, settings.context)
-    heads = settings.heads
-    evaluate = jax.jit(lambda p, batch: loss(p, batch, heads))
-    attention = jax.jit(lambda p, tokens: forward(p, tokens, heads)[1])
-    measured = schedule(settings)
     grids = dict(settings.step_grids)
+    measured = schedule(settings)
     total = sum(len(grids[o]) for o in chosen) * settings.steps + len(chosen) * len(measured) * 8
     done = [0]
-    data_key = jax.random.PRNGKey(seed + 1)
+    trained = train_candidates(text, settings, chosen, seed, lambda n, label: _tick(report, done, n, total, label), timings)
     rows, runs = [], {}
     for name in chosen:
-        chunk = _chunk_function(jax, optax, jnp, name, settings, train_tokens.shape[0])
-        candidates = []
-        for step_size in grids[name]:
-            label = f"{name} (step {step_size:g})"
-            candidates.append(_train(jax, optax, chunk, init, name, step_size, measured, data_key, train_tokens,
-                                     evaluate, attention, train_eval, val_eval, probe,
-                                     lambda n, lab=label: _tick(report, done, n, total, lab)))
+        candidates = trained[name]
         best = min(candidates, key=lambda c: c["val_loss"][-1] if np.isfinite(c["val_loss"][-1]) else np.inf)
         runs[name] = {"step_size": best["step_size"], "steps": best["steps"], "train_loss": best["train_loss"],
                       "val_loss": best["val_loss"],
                       "grid": {c["step_size"]: c["val_loss"][-1] for c in candidates}}
         for index, (step, logits) in enumerate(zip(best["steps"], best["attention"])):
             _tick(report, done, 0, total, f"{name}: measuring attention rows at step {step}")
-            for (layer, head), columns in sorted(measure_attention(logits).items()):
+            with timed(timings, "measuring"):
+                measures = sorted(measure_attention(logits).items())
+            for (layer, head), columns in measures:
                 rows.append({"optimizer": name, "step_size": best["step_size"], "step": step, "layer": layer,
                              "head": head, "train_loss": best["train_loss"][index], "val_loss": best["val_loss"][index],
                              **columns})
@@ -196,50 +160,6 @@ def train_and_measure(text, settings, chosen, seed, report):
 def _tick(report, done, units, total, label):
     done[0] += units
     report(min(0.96, 0.96 * done[0] / total), label)
-
-
-def _chunk_function(jax, optax, jnp, name, settings, n_tokens):
-    """One jitted function per optimizer: `count` training steps by lax.scan (the step size is
-    part of the optimizer state, so every step of the grid reuses the compiled code)."""
-    heads, length, batch = settings.heads, settings.context + 1, settings.batch
-    optimizer = _optimizer(optax, name, 0.0)
-
-    def one_step(carry, key):
-        params, state, tokens = carry
-        starts = jax.random.randint(key, (batch,), 0, n_tokens - length)
-        sequences = jax.vmap(lambda s: jax.lax.dynamic_slice(tokens, (s,), (length,)))(starts)
-        value, grads = jax.value_and_grad(loss)(params, sequences, heads)
-        updates, state = optimizer.update(grads, state, params)
-        return (optax.apply_updates(params, updates), state, tokens), value
-
-    def chunk(params, state, tokens, keys):
-        (params, state, _), values = jax.lax.scan(one_step, (params, state, tokens), keys)
-        return params, state, values
-
-    return jax.jit(chunk)
-
-
-def _train(jax, optax, chunk, init, name, step_size, measured, data_key, tokens, evaluate, attention, train_eval,
-           val_eval, probe, tick):
-    """One run: snapshots (losses on the fixed batches, attention logits of the probe) at the measured steps."""
-    state = _optimizer(optax, name, step_size).init(init)
-    params = init
-    record = {"step_size": step_size, "steps": [], "train_loss": [], "val_loss": [], "attention": []}
-    previous = 0
-    for index, step in enumerate(measured):
-        if step > previous:
-            keys = jax.random.split(jax.random.fold_in(data_key, index), step - previous)
-            params, state, _ = chunk(params, state, tokens, keys)
-            tick(step - previous)
-        previous = step
-        record["steps"].append(step)
-        record["train_loss"].append(float(evaluate(params, train_eval)))
-        record["val_loss"].append(float(evaluate(params, val_eval)))
-        record["attention"].append(np.asarray(attention(params, probe)))
-        if not math.isfinite(record["val_loss"][-1]):  # diverged: the rest of the budget cannot help
-            tick(measured[-1] - step)
-            break
-    return record
 
 
 def settings_json(settings):
