@@ -37,16 +37,7 @@ import math
 import flint
 import numpy as np
 
-from verify.numerics.rounding import ETA, U, centre_error, fro, gamma, matmul_error  # noqa: F401 (re-exported)
-
-
-def centre(A):
-    """Float64 P A P (P = I − 11ᵀ/n) by fixed steps whose rounding `centre_error` bounds."""
-    n = A.shape[0]
-    col = A.sum(axis=0) / n
-    row = A.sum(axis=1) / n
-    tot = col.sum() / n
-    return ((A - row[:, None]) - col[None, :]) + tot
+from verify.numerics.rounding import ETA, U, fro, matmul_error
 
 
 class VerifiedPencil:
