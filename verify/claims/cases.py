@@ -24,10 +24,10 @@ import numpy as np
 
 from verify.errors import InputError
 from verify.numerics.definite import EXACT_MAX, positive_definite
-from verify.numerics.precision import Log, exact_decimal, parse_number
+from verify.numerics.precision import Log, exact_decimal, parse_number, to_float
 
 LOGIT_LIMIT = 10**6  # |logit| bound: coefficients down to e^(−2·10⁶) are fine, 1e308 is a typo
-MATRIX_LIMIT = Fraction(10) ** 300  # |H_ij|, L, μ stay inside float64's range (the search path reads them)
+MATRIX_LIMIT = 10**300  # |H_ij|, L, μ stay inside float64's range (the search path reads them)
 MAX_FILE_BYTES = 64 << 20  # bytes read from a case or certificate file
 KEYS = ("z", "logits", "H", "L", "mu")
 
@@ -127,7 +127,7 @@ def _check_keys(data, where):
 def _bounded(value, where, limit=MATRIX_LIMIT):
     """parse_number, refusing magnitudes above `limit` (1e300 for H, L, μ; 1e6 for logits)."""
     number = parse_number(value, where)
-    if abs(number) > limit:
+    if abs(number.numerator) > limit * number.denominator:  # integer arithmetic: Fraction's comparison is 20× slower
         fix = "shift or rescale the logits" if limit == LOGIT_LIMIT else "give a number inside float64's range"
         raise InputError(f"{where} is {str(value)[:40]}, beyond ±1e{len(str(limit)) - 1}; {fix}")
     return number
@@ -162,15 +162,23 @@ def _matrix(rows, n, where):
     if len(rows) != n or any(len(r) != n for r in rows):
         raise InputError(f"{where} H is {shape[0]}×{shape[1]} (rows of lengths {[len(r) for r in rows][:10]}), "
                          f"but there are n = {n} coefficients; give an {n}×{n} matrix")
-    H = [[_bounded(v, f"{where} H[{i}][{j}]") for j, v in enumerate(r)] for i, r in enumerate(rows)]
-    asymmetric = [(i, j) for i in range(n) for j in range(i) if H[i][j] != H[j][i]]
+    H = [[None] * n for _ in range(n)]
+    asymmetric = []
+    for i, row in enumerate(rows):
+        for j in range(i + 1):
+            H[i][j] = H[j][i] = _bounded(row[j], f"{where} H[{i}][{j}]")
+            mirror = rows[j][i]
+            if i != j and not (type(mirror) is type(row[j]) and mirror == row[j]):  # the same text is the same number
+                other = _bounded(mirror, f"{where} H[{j}][{i}]")
+                if other != H[i][j]:
+                    asymmetric.append((i, j, other))
     if asymmetric:
         scale = max(abs(v) for row in H for v in row)
-        for i, j in asymmetric:
-            if abs(H[i][j] - H[j][i]) > Fraction(1, 10**12) * scale:
+        for i, j, other in asymmetric:
+            if abs(H[i][j] - other) > Fraction(1, 10**12) * scale:
                 raise InputError(f"{where} H is not symmetric: H[{i}][{j}] = {rows[i][j]} but H[{j}][{i}] = {rows[j][i]}; "
                                  "give a symmetric matrix")
-            H[i][j] = H[j][i] = (H[i][j] + H[j][i]) / 2
+            H[i][j] = H[j][i] = (H[i][j] + other) / 2
     decided = positive_definite(H)
     if decided is None:
         raise InputError(f"{where} H is too close to singular to be proved positive definite at n = {n} (beyond "
@@ -186,9 +194,9 @@ def _check_constants(H, L, mu, where):
                          "swap or fix them")
     if mu is not None and mu <= 0:
         raise InputError(f"{where} mu = {exact_decimal(mu)} is not positive; give 0 < mu ≤ λ_min(H) or omit mu")
-    if H is None:
+    if H is None or (L is None and mu is None):
         return
-    estimate = np.linalg.eigvalsh(np.array([[float(v) for v in row] for row in H]))
+    estimate = np.linalg.eigvalsh(np.array([[to_float(v) for v in row] for row in H]))
     if L is not None:
         decided = positive_definite([[-v for v in row] for row in H], -L, strict=False)  # L I − H ≽ 0
         if not decided:

@@ -21,14 +21,16 @@ from fractions import Fraction
 import flint
 import numpy as np
 
+from verify.numerics.precision import symmetric_floats, to_float
 from verify.numerics.rounding import ETA, U, fro
 
 EXACT_MAX = 64  # the exact characteristic-polynomial decision up to this size
 
 
-def positive_definite(H, shift=0, strict=True):
+def positive_definite(H, shift=0, strict=True, floats=None):
     """True / False / None (undecided): is H − shift·I positive definite (strict) or semidefinite?
-    H: square rows of exact rationals (Fraction or int), symmetric; shift: an exact rational."""
+    H: square rows of exact rationals (Fraction or int), symmetric; shift: an exact rational; `floats`: H's
+    float64 copy (each entry correctly rounded), when the caller has one."""
     n = len(H)
     shift = Fraction(shift)
     diagonal = [Fraction(H[i][i]) - shift for i in range(n)]
@@ -40,7 +42,7 @@ def positive_definite(H, shift=0, strict=True):
             return False
         return positive_definite([[H[i][j] for j in live] for i in live], shift, strict) if live else True
     scales = [_half_exponent(v) for v in diagonal]
-    A = _scaled_floats(H, shift, scales)
+    A = _scaled_floats(H, shift, scales, floats if shift == 0 and len(diagonal) == len(H) else None)
     if A is None:  # an entry beyond float64's range after scaling: |a_ij| > 1 > √(a_ii a_jj), a negative 2×2 minor
         return False
     if _rump(A):
@@ -60,11 +62,13 @@ def _half_exponent(value):
     return -((e + 1) // 2)  # 2^(e−1) ≤ a < 2^e
 
 
-def _scaled_floats(H, shift, scales):
+def _scaled_floats(H, shift, scales, floats=None):
     """float64 of D(H − shift·I)D, each entry correctly rounded once, or None on overflow."""
     n = len(H)
     try:
-        A = np.array([[float(H[i][j] - (shift if i == j else 0)) for j in range(n)] for i in range(n)])
+        A = symmetric_floats(H) if floats is None else floats.copy()
+        if shift:
+            np.fill_diagonal(A, [to_float(Fraction(H[i][i]) - shift) for i in range(n)])
     except OverflowError:
         return None
     k = np.array(scales)
@@ -75,7 +79,7 @@ def _scaled_floats(H, shift, scales):
     for i, j in zip(*np.nonzero(unsafe)):
         exact = (H[i][j] - (shift if i == j else 0)) * Fraction(2) ** int(k[i] + k[j])
         try:
-            scaled[i, j] = float(exact)
+            scaled[i, j] = to_float(exact)
         except OverflowError:
             return None
     return scaled if np.isfinite(scaled).all() else None

@@ -36,7 +36,7 @@ MAX_BITS = math.ceil((MAX_DIGITS + MAX_EXPONENT + 1) * math.log2(10))  # numerat
 _TEN_TO_MAX_DIGITS = 10**MAX_DIGITS
 _SMALL_BITS = 4096  # below this, mpmath's own exact rounding of a rational is fast
 
-_NUMBER = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?")
+_NUMBER = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?")  # ASCII digits only
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,8 @@ class Log:
 def parse_number(value, where):
     """The exact rational a JSON number, decimal string or library number denotes (see the module's bounds);
     NaN, inf, non-numbers, non-ASCII digits and sizes beyond the bounds are refused with one line."""
+    if type(value) is str:  # the common case first: JSON numbers arrive as their decimal text
+        return _decimal_text(value, where)
     if isinstance(value, (bool, np.bool_)):
         raise InputError(f"{where} is {value!r}, not a number; give a number or a decimal string like \"1e-40\"")
     if isinstance(value, np.generic):
@@ -115,36 +117,66 @@ def _decimal_number(value, where):
 
 
 def _decimal_text(value, where):
-    """ASCII decimal text: sign, digits, optional fraction and exponent. Short mantissas are built from
-    their integers directly (Fraction's own string parser is 5× slower); long ones go through Decimal,
-    which has no limit on digits (int() refuses more than 4,300)."""
-    text = value.strip()
-    match = _NUMBER.fullmatch(text)
-    if match is None or not (match.group(2) or match.group(3)):
+    """ASCII decimal text: sign, digits, optional fraction and exponent. A short mantissa with a moderate exponent
+    (every JSON number of a float64) is built from its integers directly, with no further checks needed
+    (Fraction's own string parser is 5× slower); the rest is checked against the bounds, and a long mantissa goes
+    through Decimal, which has no limit on digits (int() refuses more than 4,300)."""
+    match = _NUMBER.fullmatch(value) or _NUMBER.fullmatch(value.strip())
+    if match is None:
         raise InputError(f"{where} is {value[:40]!r}, not a number; give a decimal string like \"1e-40\"")
     sign, whole, fraction, exponent_text = match.groups()
-    fraction = fraction or ""
-    exponent_text = (exponent_text or "0").lstrip("+")
-    digits = (whole + fraction).lstrip("0")
+    digits = whole + fraction if fraction else whole
     if not digits:
-        return Fraction(0)
-    if len(exponent_text.lstrip("-").lstrip("0")) > 12:  # far beyond the bound (and beyond int()'s limit)
-        raise _too_big(where, value)
-    exponent = int(exponent_text) - len(fraction)
-    if len(digits) > MAX_DIGITS or abs(exponent + len(digits) - 1) > MAX_EXPONENT:
-        raise _too_big(where, value)
-    if len(digits) > 4000:
-        return Fraction(Decimal(text))
-    mantissa = -int(digits) if sign == "-" else int(digits)
+        raise InputError(f"{where} is {value[:40]!r}, not a number; give a decimal string like \"1e-40\"")
+    if len(digits) <= 300 and (exponent_text is None or len(exponent_text) <= 4):  # |adjusted exponent| ≤ 10,299
+        exponent = (int(exponent_text) if exponent_text else 0) - (len(fraction) if fraction else 0)
+        mantissa = int(digits)
+    else:
+        exponent, mantissa = _checked(value, where, digits, len(fraction or ""), exponent_text)
+        if mantissa is None:
+            return Fraction(Decimal(value.strip()))
+    if sign == "-":
+        mantissa = -mantissa
     if exponent >= 0:
         return Fraction(mantissa * _power_of_ten(exponent))
     return Fraction(mantissa, _power_of_ten(-exponent))
+
+
+def _checked(value, where, digits, places, exponent_text):
+    """(exponent, mantissa) of a long or far-scaled decimal within the bounds (mantissa None: parse it through
+    Decimal, beyond int()'s 4,300 digits); InputError beyond them."""
+    significant = digits.lstrip("0")
+    exponent_text = (exponent_text or "0").lstrip("+")
+    if len(exponent_text.lstrip("-").lstrip("0")) > 12:  # far beyond the bound (and beyond int()'s limit)
+        raise _too_big(where, value)
+    exponent = int(exponent_text) - places
+    if not significant:
+        return 0, 0
+    if len(significant) > MAX_DIGITS or abs(exponent + len(digits) - 1) > MAX_EXPONENT:
+        raise _too_big(where, value)
+    return exponent, (int(significant) if len(significant) <= 4000 else None)
 
 
 @functools.lru_cache(maxsize=256)
 def _power_of_ten(k):
     """10^k, kept: a case file of numbers like 1e-99999 builds its 330,000-bit power once."""
     return 10**k
+
+
+def to_float(x):
+    """A Fraction (or int) as the nearest float64: int/int true division is correctly rounded, and 2× faster than
+    float(Fraction); OverflowError beyond float64's range."""
+    return x.numerator / x.denominator
+
+
+def symmetric_floats(H):
+    """The float64 copy (each entry correctly rounded) of a symmetric matrix of Fractions or ints, converting only
+    the lower triangle (the upper one is its mirror, exactly)."""
+    n = len(H)
+    A = np.zeros((n, n))
+    for i, row in enumerate(H):
+        A[i, : i + 1] = [to_float(v) for v in row[: i + 1]]
+    return A + np.tril(A, -1).T
 
 
 def to_mpf(x):

@@ -24,7 +24,7 @@ import numpy as np
 
 from verify.errors import InputError
 from verify.numerics.precision import to_arb
-from verify.numerics.softmax import on_simplex_error
+from verify.numerics.softmax import on_simplex_error, softmax_balls
 
 EPS = 2.0**-52
 BLOCK = 256  # roots evaluated together (a BLOCK × n array per step)
@@ -265,9 +265,7 @@ def j_eigenvalues_mp(log_z=None, dps=30, z=None, roots=None):
         prec = mp.mp.prec
     with flint.ctx.workprec(prec):
         if z is None:
-            logs = [to_arb(v) for v in log_z]
-            top = max(logs, key=lambda a: a.mid())
-            weights = [(v - top).exp() for v in logs]
+            weights = softmax_balls(log_z)[2]  # z_k / z_max, from the exact logits
         else:
             weights = [to_arb(v) for v in z]
         total = sum(weights, flint.arb(0))

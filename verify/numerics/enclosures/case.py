@@ -36,15 +36,16 @@ def enclose_case(log_z, H, dps=30):
     if isinstance(dps, bool) or not isinstance(dps, int) or not 1 <= dps <= MAX_DPS:
         raise InputError(f"dps is {dps!r}; give a whole number of digits between 1 and {MAX_DPS}")
     log_z = _log_weights(log_z)
-    rows = ExactMatrix(H, len(log_z)).rows()
-    decided = positive_definite(rows)
+    exact = ExactMatrix(H, len(log_z))
+    rows = exact.rows()
+    decided = positive_definite(rows, floats=exact.float)
     if not decided:
         raise InputError("H is not positive definite; give a symmetric positive definite matrix" if decided is False else
                          "H is too close to singular to be proved positive definite; regularise or rescale it")
     if len(log_z) <= BALL_LIMIT:
         spectrum, bits = _ball_path(log_z, rows, dps, FIELDS)
         return spectrum, bits, BALL_METHOD
-    spectrum, methods, bits = enclose_curvature(log_z, H, dps)
+    spectrum, methods, bits = enclose_curvature(log_z, exact, dps)
     short = [name for name in FIELDS if correct_digits(getattr(spectrum, name)) < dps]
     if short and len(log_z) <= DENSE_MAX:
         spectrum, bits = _ball_path(log_z, rows, dps, short, spectrum, bits)

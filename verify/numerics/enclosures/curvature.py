@@ -127,14 +127,14 @@ def enclose_curvature(log_z, H, dps=30):
     """(spectrum, methods, bits): rigorous balls for one example by the scaled Kato–Temple path above.
 
     log_z: exact log-weights (Fraction or int logits, or `Log(z)` for coefficients given as z);
-    H: float64 ndarray (exact binary values) or rows of exact numbers, symmetric positive definite.
+    H: float64 ndarray (exact binary values), rows of exact numbers or an ExactMatrix, symmetric positive definite.
     The spectrum is a CurvatureSpectrum of balls; `methods[name]` says how each was enclosed."""
     if isinstance(dps, bool) or not isinstance(dps, int) or not 1 <= dps <= MAX_DPS:
         raise InputError(f"dps is {dps!r}; give a whole number of digits between 1 and {MAX_DPS}")
     n = len(log_z)
     if n < 2:
         raise InputError(f"an example needs at least 2 tokens (T = 1^⊥ is trivial for n = {n})")
-    Hx = ExactMatrix(H, n)
+    Hx = H if isinstance(H, ExactMatrix) else ExactMatrix(H, n)
     iso = Hx.isotropic()
     if iso is not None:
         a, b = iso

@@ -6,12 +6,13 @@ Symmetry and definiteness are the case validation's (verify.claims.cases); here 
 re-checked when cheap (exact symmetry).
 """
 import math
+from fractions import Fraction
 
 import flint
 import numpy as np
 
 from verify.errors import InputError
-from verify.numerics.precision import parse_number
+from verify.numerics.precision import parse_number, symmetric_floats
 from verify.numerics.structure import isotropic
 
 H_ABS_MAX = 1e300  # |H_ij| must fit float64 with room to scale
@@ -29,6 +30,8 @@ class ExactMatrix:
                 raise InputError(f"H[{i}][{j}] is {H[i, j]}; every number must be finite")
             self.rational = None
             self.float = np.array(H, dtype=float)
+            if not self._symmetric():
+                raise InputError("H is not symmetric (exactly); the curvature needs a symmetric positive definite H")
         else:
             try:
                 rows = [list(r) for r in H]
@@ -36,17 +39,17 @@ class ExactMatrix:
                 raise InputError("H must be a square table (sequence of rows) of numbers") from None
             if len(rows) != n or any(len(r) != n for r in rows):
                 raise InputError(f"H must be {n}×{n} (one row and column per token)")
-            self.rational = [[parse_number(v, f"H[{i}][{j}]") for j, v in enumerate(r)] for i, r in enumerate(rows)]
-            big = next(((i, j) for i in range(n) for j in range(n) if abs(self.rational[i][j]) > H_ABS_MAX), None)
-            if big:
-                raise InputError(f"H[{big[0]}][{big[1]}] = {float(self.rational[big[0]][big[1]]):.3g} is out of range "
-                                 f"(|H_ij| ≤ {H_ABS_MAX:g})")
-            self.float = np.array([[float(v) for v in r] for r in self.rational])  # each correctly rounded
+            self.rational = [[v if type(v) is Fraction else parse_number(v, f"H[{i}][{j}]") for j, v in enumerate(r)]
+                             for i, r in enumerate(rows)]
+            if not self._symmetric():
+                raise InputError("H is not symmetric (exactly); the curvature needs a symmetric positive definite H")
+            try:
+                self.float = symmetric_floats(self.rational)  # each entry correctly rounded
+            except OverflowError:
+                raise InputError(f"H has an entry beyond float64's range (|H_ij| ≤ {H_ABS_MAX:g})") from None
         if np.abs(self.float).max() > H_ABS_MAX:
             i, j = np.unravel_index(np.argmax(np.abs(self.float)), self.float.shape)
             raise InputError(f"H[{i}][{j}] = {self.float[i, j]:.3g} is out of range (|H_ij| ≤ {H_ABS_MAX:g})")
-        if not self._symmetric():
-            raise InputError("H is not symmetric (exactly); the curvature needs a symmetric positive definite H")
         if not np.abs(self.float).max() > 0:
             raise InputError("H is zero; it must be symmetric positive definite")
         self.n = n
@@ -56,8 +59,8 @@ class ExactMatrix:
     def _symmetric(self):
         if self.rational is None:
             return bool(np.array_equal(self.float, self.float.T))
-        n = len(self.rational)
-        return all(self.rational[i][j] == self.rational[j][i] for i in range(n) for j in range(i))
+        R = self.rational
+        return all(R[i][j] is R[j][i] or R[i][j] == R[j][i] for i in range(len(R)) for j in range(i))
 
     def rows(self):
         """Exact rows (float64 values are exact rationals too)."""
@@ -81,6 +84,7 @@ class ExactMatrix:
         if self.rational is None:
             M = flint.arb_mat(self.float.tolist())
         else:
-            M = flint.arb_mat(flint.fmpq_mat(n, n, [flint.fmpq(v.numerator, v.denominator)
-                                                     for r in self.rational for v in r]))
+            lower = [[flint.fmpq(v.numerator, v.denominator) for v in r[: i + 1]] for i, r in enumerate(self.rational)]
+            M = flint.arb_mat(flint.fmpq_mat(n, n, [lower[i][j] if j <= i else lower[j][i]  # symmetric: convert half
+                                                     for i in range(n) for j in range(n)]))
         return M * (flint.arb(2) ** (-self.log2_scale))
