@@ -26,7 +26,7 @@ import numpy as np
 
 MAX_STEPS = 16  # Ogita–Aishima steps at most (each doubles the correct bits of a separated pair)
 FLOOR_BITS = 8  # couplings below 2^(FLOOR_BITS − prec)·max|g| count as resolved
-SPLIT_ROUNDS = 8  # rounds of cluster splitting at most (each resolves about 50 more bits of relative spread)
+SPLIT_ROUNDS = 4  # rounds of cluster splitting at most (each resolves about 50 more bits of relative spread)
 
 
 def symmetric_eigenvalue_balls(M, N=None, wanted=None):
@@ -38,25 +38,43 @@ def symmetric_eigenvalue_balls(M, N=None, wanted=None):
     n = M.nrows()
     if not all(M[i, j].is_finite() for i in range(n) for j in range(n)):
         return None
+    if N is None and n <= 2:
+        return _closed_form(M)
     shift_M, A = _scaled_mid(M)
     shift_N, B = (0, None) if N is None else _scaled_mid(N)
     M_s = M * flint.arb(2) ** -shift_M
     N_s = None if N is None else N * flint.arb(2) ** -shift_N
-    X = _orthonormal(A, B, _refined_vectors(A, B, flint.arb_mat(_start(A, B).tolist())))
-    values, unresolved = _enclose(M_s, N_s, X)
     wanted = set(range(n) if wanted is None else wanted)
+    X = _orthonormal(A, B, _refined_vectors(A, B, flint.arb_mat(_start(A, B).tolist()), wanted))
+    values, unresolved = _enclose(M_s, N_s, X)
     for _ in range(SPLIT_ROUNDS):
         clusters = [columns for columns, positions in unresolved if positions & wanted]
         if values is None or not clusters:
             break
         for columns in clusters:
             X = _split(A, X, columns)
-        X = _orthonormal(A, B, _refined_vectors(A, B, X))  # split clusters no longer stall the refinement
+        X = _orthonormal(A, B, _refined_vectors(A, B, X, wanted))  # split clusters no longer stall the refinement
         values, unresolved = _enclose(M_s, N_s, X)
     if values is None:
         return None
     scale = flint.arb(2) ** (shift_M - shift_N)
     return [v * scale for v in values]
+
+
+def _closed_form(M):
+    """A 1×1 or 2×2 symmetric matrix's eigenvalues in Arb directly: m ± h with m the mean of the diagonal and
+    h = √(((a − d)/2)² + b²); the one of larger magnitude as m ± h (no cancellation), the other as det/that."""
+    if M.nrows() == 1:
+        return [M[0, 0]]
+    a, d = M[0, 0], M[1, 1]
+    b = M[0, 1] if not M[0, 1].overlaps(M[1, 0]) else M[0, 1].intersection(M[1, 0])
+    m, h = (a + d) / 2, (((a - d) / 2) ** 2 + b * b).sqrt()
+    determinant = a * d - b * b
+    if m.mid() >= 0:
+        large = m + h
+        return [determinant / large, large]
+    large = m - h
+    return [large, determinant / large]
 
 
 def _scaled_mid(M):
@@ -88,11 +106,12 @@ def _start(A, B):
     return np.linalg.eigh(A_f)[1]
 
 
-def _refined_vectors(A, B, X):
+def _refined_vectors(A, B, X, wanted=None):
     """Approximate eigenvectors of the midpoint pencil (A, B) to about the context precision, as an arb_mat of
-    points: Ogita–Aishima steps from the points X until the residual reaches the precision. The residual is not
-    monotone in a graded matrix (a pair of eigenvalues that the working separation newly splits takes a large
-    step), so the steps go on; the last X is kept unless the iteration left its basin (residual above 1)."""
+    points: Ogita–Aishima steps from the points X until the residual of the wanted positions' columns reaches
+    the precision (the others may stay less accurate: their couplings only cluster them among themselves). The
+    residual is not monotone in a graded matrix (a pair of eigenvalues that the working separation newly
+    splits takes a large step), so the steps go on; the last X is kept unless the iteration left its basin."""
     n = A.nrows()
     tolerance = flint.arb(2) ** (FLOOR_BITS - flint.ctx.prec)
     best = (None, X)
@@ -101,7 +120,7 @@ def _refined_vectors(A, B, X):
         S = ((S + S.transpose()) / 2).mid()  # exactly symmetric: E_ij + E_ji = R_ij needs S_ij = S_ji
         R = _identity(n) - X.transpose() * (X if B is None else B * X)
         R = ((R + R.transpose()) / 2).mid()
-        correction, residual = _ogita_aishima(S, R)
+        correction, residual = _ogita_aishima(S, R, wanted)
         if best[0] is None or residual < best[0]:
             best = (residual, X)
         if residual <= tolerance:
@@ -112,58 +131,56 @@ def _refined_vectors(A, B, X):
     return X
 
 
-def _ogita_aishima(S, R):
-    """One refinement step's correction E (X ← X + XE) and the residual (‖S_ij over separated pairs‖ + ‖S‖‖R‖)/‖S‖
-    (Ogita–Aishima, Algorithm 1; inside a cluster of estimates closer than the separation, E = R/2, and those
-    couplings are left to `_split`, so they do not count)."""
+def _ogita_aishima(S, R, wanted=None):
+    """One refinement step's correction E (X ← X + XE) and the residual of the wanted positions (all when None):
+    the largest (‖column j of S over separated pairs‖ + ‖S‖‖column j of R‖)/‖S‖ over their columns (Ogita–Aishima,
+    Algorithm 1; inside a cluster of estimates closer than the separation, E = R/2, and those couplings are left
+    to `_split`). Elementwise work runs on numpy arrays of balls."""
     n = S.nrows()
-    estimates = [(S[i, i] / (1 - R[i, i])).mid() for i in range(n)]
+    S_, R_ = _grid(S), _grid(R)
+    estimates = np.array([(S_[i, i] / (1 - R_[i, i])).mid() for i in range(n)], dtype=object)
     norm = max((abs(v) for v in estimates), key=lambda a: a.mid())
     if norm == 0:
         norm = flint.arb(1)
-    off_S = sum((S[i, j] ** 2 for i in range(n) for j in range(n) if i != j), flint.arb(0)).sqrt()
-    size_R = sum((R[i, j] ** 2 for i in range(n) for j in range(n)), flint.arb(0)).sqrt()
-    separation = (2 * (off_S + norm * size_R)).mid()
-    E = flint.arb_mat(n, n)
-    coupling = flint.arb(0)
-    for i in range(n):
-        for j in range(n):
-            gap = estimates[j] - estimates[i]
-            if i != j and abs(gap) > separation:
-                E[i, j] = ((S[i, j] + estimates[j] * R[i, j]) / gap).mid()
-                coupling += S[i, j] ** 2
-            else:
-                E[i, j] = (R[i, j] / 2).mid()
-    return E, (coupling.sqrt() + norm * size_R) / norm
+    squares, R_squares = S_ * S_, R_ * R_
+    np.fill_diagonal(squares, 0)
+    size_R = flint.arb(R_squares.sum()).sqrt()
+    separation = (2 * (flint.arb(squares.sum()).sqrt() + norm * size_R)).mid()
+    gaps = estimates[None, :] - estimates[:, None]
+    separated = np.asarray(np.abs(gaps) > separation, dtype=bool)  # never on the diagonal (gap 0)
+    E = R_ / 2
+    E[separated] = (S_[separated] + np.broadcast_to(estimates, (n, n))[separated] * R_[separated]) / gaps[separated]
+    order = sorted(range(n), key=lambda i: estimates[i].mid())
+    columns = list(range(n)) if wanted is None else [order[k] for k in wanted]
+    coupling = np.where(separated, squares, 0)[:, columns].sum(axis=0)
+    residual = max((flint.arb(c).sqrt() + norm * flint.arb(r).sqrt()
+                    for c, r in zip(coupling, R_squares[:, columns].sum(axis=0))), key=lambda a: a.mid())
+    return flint.arb_mat(n, n, E.ravel().tolist()).mid(), residual / norm
+
+
+def _grid(M):
+    """An arb_mat's entries as an n × m numpy array of balls (elementwise arithmetic in C loops)."""
+    return np.array(M.entries(), dtype=object).reshape(M.nrows(), M.ncols())
 
 
 def _orthonormal(A, B, X):
-    """X's columns made (N-)orthonormal at the context precision by modified Gram–Schmidt, the eigenvalue of
-    largest magnitude first: Ostrowski's factor θ then costs about 2^-prec for every eigenvalue, instead of the
-    orthogonality error of the least determined vectors (those of eigenvalues close in absolute terms), and the
-    columns of the large eigenvalues are only rescaled."""
+    """X's columns made (N-)orthonormal to second order, as Gram–Schmidt would in the order of decreasing |eigenvalue|:
+    X ← X(I + U), U the strictly upper part of R = I − XᵀNX in that order plus diag(R)/2 (then XᵀNX = I + O(R²)).
+    Ostrowski's factor θ then costs about 2^-prec for every eigenvalue instead of the orthogonality error of the
+    least determined vectors (eigenvalues close in absolute terms), and the columns of the large eigenvalues are
+    only rescaled, never mixed with the others."""
     n = X.nrows()
     G = X.transpose() * A * X
-    order = sorted(range(X.ncols()), key=lambda j: abs(G[j, j]).mid(), reverse=True)
-    columns = {}
-    for j in order:
-        v = [X[i, j] for i in range(n)]
-        for q in columns.values():
-            v = _minus(v, q, _inner(q, v, B))
-        v = [(a * (1 / _inner(v, v, B).sqrt())).mid() for a in v]
-        columns[j] = v
-    return flint.arb_mat([[columns[j][i] for j in range(X.ncols())] for i in range(n)])
-
-
-def _inner(u, v, B):
-    if B is None:
-        return sum((a * b for a, b in zip(u, v)), flint.arb(0))
-    Bv = B * flint.arb_mat([[b] for b in v])
-    return sum((a * Bv[i, 0] for i, a in enumerate(u)), flint.arb(0))
-
-
-def _minus(v, q, coefficient):
-    return [(a - coefficient * b).mid() for a, b in zip(v, q)]
+    rank = {j: k for k, j in enumerate(sorted(range(n), key=lambda j: abs(G[j, j]).mid(), reverse=True))}
+    R = _identity(n) - X.transpose() * (X if B is None else B * X)
+    U = flint.arb_mat(n, n)
+    for i in range(n):
+        for j in range(n):
+            if rank[i] < rank[j]:
+                U[i, j] = R[i, j]
+            elif i == j:
+                U[i, j] = R[i, i] / 2
+    return (X + X * U).mid()
 
 
 def _split(A, X, columns):
@@ -177,7 +194,7 @@ def _split(A, X, columns):
     mean = sum((S[i, i] for i in range(k)), flint.arb(0)) / k
     shifted = S - _identity(k) * mean
     shift, T = _scaled_mid(shifted)
-    V = _refined_vectors(T, None, flint.arb_mat(_start(T, None).tolist()))
+    V = _refined_vectors(T, None, flint.arb_mat(_start(T, None).tolist()), None)
     rotated = (X_c * V).mid()
     X = flint.arb_mat(X)
     for position, j in enumerate(columns):
@@ -188,8 +205,9 @@ def _split(A, X, columns):
 
 def _enclose(M, N, X):
     """(balls, unresolved): the Weyl–Ostrowski balls of the module docstring, increasing, from the points X
-    (None if δ ≥ 1), and for each cluster whose own spread r_c is above the resolution floor, its columns
-    of X and its positions in increasing order."""
+    (None if δ ≥ 1), and for each cluster whose midpoints' own spread is above the resolution floor (what a
+    rotation of its columns can reduce; the balls' radii it cannot), its columns of X and its positions in
+    increasing order."""
     n = M.nrows()
     S = X.transpose() * (X if N is None else N * X)
     G = X.transpose() * M * X
@@ -201,12 +219,15 @@ def _enclose(M, N, X):
     clusters = _clusters(G, floor)
     member = {i: c for c, cluster in enumerate(clusters) for i in cluster}
     within, between = [flint.arb(0)] * len(clusters), flint.arb(0)
+    movable = [flint.arb(0)] * len(clusters)
     for i in range(n):
         for j in range(n):
             bound = (G[i, j] - (g[i] if i == j else 0)).abs_upper()
-            if member[i] == member[j]:
-                within[member[i]] += bound * bound if i != j else 0
-            between += bound * bound if member[i] != member[j] or i == j else 0
+            if member[i] == member[j] and i != j:
+                within[member[i]] += bound * bound
+                movable[member[i]] += G[i, j].mid() ** 2
+            else:
+                between += bound * bound
     spread = [flint.arb(w.upper()).sqrt().upper() for w in within]
     eta = flint.arb(between.upper()).sqrt().upper()
     lows = sorted((g[i] - spread[member[i]] for i in range(n)), key=lambda a: a.mid())
@@ -216,15 +237,16 @@ def _enclose(M, N, X):
     order = sorted(range(n), key=lambda i: g[i].mid())
     position = {i: k for k, i in enumerate(order)}
     unresolved = [(cluster, {position[i] for i in cluster}) for c, cluster in enumerate(clusters)
-                  if len(cluster) > 1 and spread[c] > floor]
+                  if len(cluster) > 1 and movable[c] > floor * floor]
     return balls, unresolved
 
 
 def _clusters(G, floor):
-    """Connected components of the graph with an edge wherever |G_ij| may exceed `floor` (transitive closure
-    of the adjacency by repeated boolean squaring)."""
+    """Connected components of the graph with an edge wherever |mid(G_ij)| exceeds `floor` (transitive closure
+    of the adjacency by repeated boolean squaring). Any partition keeps the balls rigorous; this one isolates
+    every eigenvalue the vectors resolve."""
     n = G.nrows()
-    reach = np.array([[i == j or not abs(G[i, j]) < floor for j in range(n)] for i in range(n)])
+    reach = np.array([[i == j or abs(G[i, j].mid()) > floor for j in range(n)] for i in range(n)])
     while True:
         wider = (reach.astype(np.int64) @ reach.astype(np.int64)) > 0
         if (wider == reach).all():
