@@ -132,6 +132,13 @@ def test_coefficients_given_as_z():
         assert q.R.contains(4) and q.z_desc[0].contains(flint.fmpq(1, 2))
 
 
+def test_unknown_wants_are_refused():
+    from verify.errors import InputError
+
+    with pytest.raises(InputError, match="want"):
+        balls([F(0), F(-1)], [[1, 0], [0, 1]], want=("lambda",))
+
+
 def test_j_extremes_and_without_wants():
     logits = [F(0), F(-2), F(-5), F(-5)]
     H = [[3, 1, 0, 0], [1, 3, 0, 0], [0, 0, 2, 0], [0, 0, 0, 2]]

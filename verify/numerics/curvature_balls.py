@@ -16,6 +16,7 @@ Any field is None when its quantity could not be enclosed at this precision; the
 """
 import flint
 
+from verify.errors import InputError
 from verify.numerics.eigenballs import symmetric_eigenvalue_balls
 from verify.numerics.precision import to_arb
 from verify.numerics.secular_balls import secular_balls
@@ -31,6 +32,9 @@ def curvature_balls(log_z, H, want=()):
     """A CurvatureSpectrum of Arb balls for exact log-weights `log_z` and exact symmetric positive definite
     rows `H`, at the context precision (flint.ctx.workprec); `want` ⊆ {"j", "lam"} also fills J's positive
     eigenvalues and all eigenvalues of J H J on T (both decreasing)."""
+    unknown = set(want) - set(WANTS)
+    if unknown:
+        raise InputError(f"want has {sorted(unknown)!r}; ask for a subset of {list(WANTS)}")
     n = len(log_z)
     keys = exact_keys(log_z)
     z, complements, e = softmax_balls(log_z)
