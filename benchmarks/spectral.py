@@ -115,7 +115,7 @@ def forty_tokens():
 def dense_gauss_newton(problem, p):
     """Baseline: every K_iᵀ M_i K_i formed with BLAS (M_i = ℓ'' J_i u_i u_iᵀ J_i), summed, eigvalsh."""
     z, yhat = phessian.attention(problem, p)
-    Ju = phessian._jacobian_times(z, problem.u)
+    Ju = phessian.jacobian_times(z, problem.u)
     M = np.einsum("ij,ik->ijk", Ju, Ju)  # N × n × n
     H = np.einsum("ind,inm,ime->de", problem.K, M, problem.K, optimize=True) / len(problem.y)
     eigenvalues = np.linalg.eigvalsh(H)

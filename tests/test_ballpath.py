@@ -163,3 +163,21 @@ def test_property_every_ball_contains_the_reference(case):
     H = (A @ A.T + shift * np.eye(n, dtype=int) + np.eye(n, dtype=int)).tolist()
     logits = [F(v) for v in logits]
     assert_encloses(balls(logits, H, bits=160), dense_reference(logits, H, 150), 150)
+
+
+def test_symmetric_definite_pencil_like_t2_multi_range():
+    """(UᵀAU, UᵀU): the restriction of A to range(U) without inverting UᵀU (how T2.multi's `_on_range` can use it)."""
+    rng = np.random.default_rng(9)
+    A = rng.integers(-3, 4, (6, 6))
+    A = (A @ A.T).tolist()  # rank ≤ 6, symmetric
+    U = rng.integers(-2, 3, (6, 4)).tolist()
+    with flint.ctx.workprec(200):
+        Am, Um = flint.arb_mat(A), flint.arb_mat(U)
+        got = symmetric_eigenvalue_balls(Um.transpose() * Am * Um, Um.transpose() * Um)
+    with mp.workdps(80):
+        M, N = mp.matrix(A), mp.matrix(U)
+        L = mp.cholesky(N.T * N)
+        C = mp.inverse(L) * (N.T * M * N) * mp.inverse(L).T
+        reference = sorted(mp.eigsy((C + C.T) / 2, eigvals_only=True))
+        for ball, value in zip(got, reference):
+            assert contains(ball, value, 80) and relative_radius(ball) < 1e-50
