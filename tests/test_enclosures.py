@@ -1,4 +1,6 @@
-"""Rigorous case-mode enclosures (verify.numerics.enclosures) against an independent dense mpmath reference.
+"""Rigorous case-mode enclosures (verify.numerics.enclosures.enclose_case) against an independent dense mpmath
+reference: the ball path up to 16 tokens, the Kato–Temple path beyond (recomputed on the ball path where
+a cluster at an end of a spectrum leaves it short).
 
 The reference shares nothing with the library but the mathematics: J H J is
 projected onto T with the explicit Helmert orthonormal basis Q and solved with
@@ -15,11 +17,30 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.numerics.enclosures import ball_interval, ball_mid_rad, enclose_curvature
 from verify.errors import InputError
+from verify.numerics.enclosures import ball_interval, ball_mid_rad, digits_of, enclose_case
+from verify.numerics.precision import Log
 
 REF_DPS = 100
-QUANTITIES = ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "L", "mu", "R")
+QUANTITIES = ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "L_amb", "mu_amb", "R")
+
+
+def enclose_curvature(logits, H, dps=30, z=None):
+    """The case-mode enclosure's spectrum (coefficients given as z become Log(z))."""
+    log_z = logits if z is None else [Log(Fraction(v) if not isinstance(v, mp.mpf) else _fraction(v)) for v in z]
+    spectrum, bits, method = enclose_case(log_z, H, dps)
+    assert bits > 0 and method
+    return spectrum
+
+
+def _fraction(x):
+    sign, man, exp, _ = x._mpf_
+    value = Fraction(man) * Fraction(2) ** exp
+    return -value if sign else value
+
+
+def min_digits(spectrum):
+    return min(digits_of(spectrum).values())
 
 
 def _mpf(x):
@@ -70,7 +91,7 @@ def reference(H, logits=None, z=None, dps=REF_DPS, direct_extra=0):
         inv_top, _ = _extremes(Jinv * mp.inverse(HT) * Jinv)
         lam_min = 1 / inv_top
         zs = sorted(zz, reverse=True)
-        out = dict(lambda_max=lam_max, lambda_min=lam_min, L_T=L_T, mu_T=mu_T, L=L, mu=mu,
+        out = dict(lambda_max=lam_max, lambda_min=lam_min, L_T=L_T, mu_T=mu_T, L_amb=L, mu_amb=mu,
                    kappa=lam_max / lam_min, R=zs[0] / zs[-1], z=zs, lambda_min_direct=lam_min_direct)
         return {k: (+v if not isinstance(v, list) else [+w for w in v]) for k, v in out.items()}
 
@@ -110,7 +131,7 @@ def test_random_spd_cases_contain_the_reference(seed, n):
     logits = rng.uniform(-60, 5, n).tolist()
     r = enclose_curvature(logits, H, dps=30)
     assert_encloses(r, reference(H.tolist(), logits))
-    assert r.min_digits >= 30, r.digits
+    assert min_digits(r) >= 30, digits_of(r)
 
 
 def test_forty_tokens_kappa_1e487():
@@ -124,7 +145,7 @@ def test_forty_tokens_kappa_1e487():
     ref = reference(H.tolist(), logits)
     assert 480 < float(mp.log10(ref["kappa"])) < 495
     assert_encloses(r, ref)
-    assert r.min_digits >= 30, r.digits
+    assert min_digits(r) >= 30, digits_of(r)
 
 
 @pytest.mark.parametrize("given_as", ["fraction", "mpf"])
@@ -138,7 +159,7 @@ def test_coefficients_of_1e_400_given_directly(given_as):
     H = random_spd(rng, 4)
     r = enclose_curvature(None, H, dps=30, z=z)
     assert_encloses(r, reference(H.tolist(), z=[Fraction(v) if given_as == "fraction" else v for v in z]))
-    assert r.min_digits >= 30
+    assert min_digits(r) >= 30
     assert r.z_desc[-1] < flint.arb("1e-400")
 
 
@@ -149,7 +170,7 @@ def test_logits_minus_1000_and_log_of_fraction():
         logits = [mp.mpf(0), mp.mpf(-1000), mp.log(mp.mpf(10) ** -400), mp.mpf(-3), mp.mpf("-999.5")]
     r = enclose_curvature(logits, H, dps=30)
     assert_encloses(r, reference(H.tolist(), logits))
-    assert r.min_digits >= 30
+    assert min_digits(r) >= 30
 
 
 def test_isotropic_decimal_strings_give_L_T_exactly():
@@ -158,16 +179,16 @@ def test_isotropic_decimal_strings_give_L_T_exactly():
     logits = ["0", "-1.5", "-30", "-2", "-100"]
     r = enclose_curvature(logits, H, dps=30)
     assert contains_rational(r.L_T, 2, 5) and contains_rational(r.mu_T, 2, 5)
-    assert r.digits["L_T"] >= 30
+    assert digits_of(r)["L_T"] >= 30
     assert_encloses(r, reference(H, logits))
-    assert r.min_digits >= 30
+    assert min_digits(r) >= 30
 
 
 def test_tie_case_two_tokens():
     H = [["1.4", "0.1"], ["0.1", "1.4"]]
     r = enclose_curvature(["0", "0"], H, dps=30)
     for ball in (r.L_T, r.mu_T):
-        assert contains_rational(ball, 13, 10) and r.digits["L_T"] >= 30
+        assert contains_rational(ball, 13, 10) and digits_of(r)["L_T"] >= 30
     assert_encloses(r, reference(H, ["0", "0"]))
     # J = diag(½,½) − ¼11ᵀ: on T its eigenvalue is ½, so λ = 1.3/4 = κ·λ_min, κ = 1
     assert contains_rational(r.lambda_max, 13, 40) and r.kappa.contains(1)
@@ -202,7 +223,7 @@ def test_100_digits():
     r = enclose_curvature(logits, H, dps=100)
     ref = reference(H.tolist(), logits, dps=140)
     assert_encloses(r, ref, ref_rel=mp.mpf(10) ** -125)
-    assert r.min_digits >= 100, r.digits
+    assert min_digits(r) >= 100, digits_of(r)
 
 
 @settings(max_examples=12, deadline=None)
@@ -228,7 +249,7 @@ def test_ball_rendering_contains_the_ball():
         mid, rad = ball_mid_rad(r.lambda_min)
         assert mp.mpf(lo) <= mid - rad and mid + rad <= mp.mpf(hi)
         assert abs(mp.mpf(hi) / mp.mpf(lo) - 1) < mp.mpf(10) ** -28
-    assert r.mid("lambda_min") == mid
+    assert ball_mid_rad(r.lambda_min)[0] == mid
 
 
 @pytest.mark.parametrize("logits,H,fragment", [
@@ -256,3 +277,45 @@ def test_bad_coefficients_and_matrix_types():
         enclose_curvature([0, -1], np.array([[1e305, 0], [0, 1.0]]))
     with pytest.raises(InputError, match="dps"):
         enclose_curvature([0, -1], [[1, 0], [0, 1]], dps=0)
+
+
+def _householder_spd(values, v):
+    """Q diag(values) Q with Q = I − 2vvᵀ/vᵀv (exactly orthogonal): exact rational H with exact eigenvalues."""
+    n = len(values)
+    norm = sum(x * x for x in v)
+    Q = [[Fraction(int(i == j)) - Fraction(2 * v[i] * v[j], norm) for j in range(n)] for i in range(n)]
+    return [[sum(Q[i][k] * Fraction(values[k]) * Q[k][j] for k in range(n)) for j in range(n)] for i in range(n)]
+
+
+def test_twenty_tokens_with_a_repeated_smallest_eigenvalue_of_H():
+    """Kato–Temple needs a gap below μ; there is none, so μ (and μ_T) come from the ball path instead."""
+    n = 20
+    H = _householder_spd([1, 1] + [2 + k for k in range(n - 2)], [(-1) ** k * (k % 5 + 1) for k in range(n)])
+    logits = [Fraction(-7 * k) for k in range(n)]
+    spectrum, bits, method = enclose_case(logits, H, 30)
+    assert "ball path" in method or "Weyl" in method
+    assert_encloses(spectrum, reference(H, logits))
+    assert min_digits(spectrum) >= 30 and spectrum.mu_amb.contains(1)
+
+
+def test_beyond_the_ball_path_a_repeated_eigenvalue_keeps_a_wider_ball():
+    n = 66
+    H = _householder_spd([1, 1] + [2 + k % 7 for k in range(n - 2)], [(-1) ** k * (k % 5 + 1) for k in range(n)])
+    logits = [Fraction(-3 * k) for k in range(n)]
+    spectrum, bits, method = enclose_case(logits, H, 30)
+    assert method.startswith("Kato–Temple")
+    with flint.ctx.workprec(300):
+        assert spectrum.mu_amb.contains(1) and spectrum.L_amb.contains(8)
+    assert all(getattr(spectrum, name).is_finite() for name in QUANTITIES)
+    assert digits_of(spectrum)["lambda_max"] >= 30
+
+
+def test_twenty_tokens_down_to_minus_3000_on_the_kato_temple_path():
+    n = 20
+    rng = np.random.default_rng(20)
+    H = random_spd(rng, n)
+    logits = np.linspace(-3000, 0, n).tolist()
+    spectrum, bits, method = enclose_case(logits, H, 30)
+    assert method.startswith("Kato–Temple")
+    assert_encloses(spectrum, reference(H.tolist(), logits, dps=2700))
+    assert min_digits(spectrum) >= 30

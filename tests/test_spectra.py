@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verify.numerics.softmax import jacobian, softmax, tangent_basis
+from verify.numerics.softmax import jacobian, softmax
+from verify.numerics.tangent import tangent_basis
 from verify.numerics.arb import top_eigenvalue
 from verify.numerics.curvature import curvature_fast, curvature_precise
 

@@ -59,7 +59,7 @@ def evaluate_case(case, dps=50, claim_ids=None):
     jobs = [Job(c, r) for c in select("theorem2", claim_ids) if not c.multi and c.min_n <= case.n for r in c.readings]
     needs = frozenset().union(*(job.needs for job in jobs)) if jobs else frozenset()
     balls, bits, method = case_balls(case, dps)
-    q = midpoints(balls, bits, dps) if balls is not None and not needs else mp_spectrum(case, dps, needs)
+    q = (midpoints(balls, bits, dps) if not needs else None) or mp_spectrum(case, dps, needs)
     rows = tuple(evaluate_job(job, case, dps, q, balls, bits) for job in jobs)
     return CaseReport(q, balls, rows, bits, method)
 

@@ -4,22 +4,32 @@ The case-file format is also the `inputs` of a certificate:
     {"z": [...]} or {"logits": [...]}, "H": [[...]], optional "L", "mu";
 numbers are JSON numbers or decimal strings, kept as exact rationals (a JSON number is read
 as the decimal it is written as); each computation converts them once, at its own precision.
+
+Bounds (each refused in one line that names the fix):
+- a file of at most MAX_FILE_BYTES = 64 MiB (n = 1000 with 30-digit entries is about 35 MB);
+- the keys above and no others (a misspelled key is refused with the nearest valid one);
+- every number within `verify.numerics.precision`'s bounds (10,000 digits, exponents of ±100,000);
+- |logit| ≤ 10⁶ (coefficients down to e^(−2·10⁶)), |H_ij|, L, μ ≤ 10³⁰⁰ (float64's range);
+- H symmetric (asymmetry up to 10⁻¹² of its largest entry is averaged away) and positive definite,
+  L ≥ λ_max(H), 0 < μ ≤ λ_min(H): all proved rigorously (`verify.numerics.definite`: Rump's float64
+  criterion at the matrix's own scale, an exact decision up to 64 rows when that is inconclusive).
 """
+import difflib
 import functools
 import json
 from dataclasses import dataclass
 from fractions import Fraction
 
-import mpmath as mp
 import numpy as np
 
 from verify.errors import InputError
-from verify.numerics.precision import PARSE_DPS, Log, exact_decimal, parse_number, to_mpf
-
-
+from verify.numerics.definite import EXACT_MAX, positive_definite
+from verify.numerics.precision import Log, exact_decimal, parse_number, to_float
 
 LOGIT_LIMIT = 10**6  # |logit| bound: coefficients down to e^(−2·10⁶) are fine, 1e308 is a typo
-MATRIX_LIMIT = Fraction(10) ** 300  # |H_ij|, L, μ stay inside float64's range (the search path reads them)
+MATRIX_LIMIT = 10**300  # |H_ij|, L, μ stay inside float64's range (the search path reads them)
+MAX_FILE_BYTES = 64 << 20  # bytes read from a case or certificate file
+KEYS = ("z", "logits", "H", "L", "mu")
 
 
 @dataclass(frozen=True)
@@ -74,22 +84,30 @@ class Case:
 
 
 def read_json(path, what):
-    """The JSON value of a file (floats kept as their decimal text); InputError, one line, if unreadable."""
+    """The JSON value of a file of at most MAX_FILE_BYTES (floats kept as their decimal text, integers beyond
+    4,000 digits too); InputError, one line, if it is unreadable, too large or not JSON."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle, parse_float=str)  # a JSON number is the decimal it is written as
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise InputError(f"{what} file {path!r} does not exist; give the path of a JSON file") from None
     except OSError as error:
         raise InputError(f"{what} file {path!r} cannot be read ({error.strerror}); check its permissions") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise InputError(f"{what} file {path!r} is larger than {MAX_FILE_BYTES >> 20} MiB; give a JSON file of at most "
+                         f"{MAX_FILE_BYTES >> 20} MiB")
+    try:
+        return json.loads(raw.decode("utf-8"), parse_float=str,  # a JSON number is the decimal it is written as
+                          parse_int=lambda text: int(text) if len(text) <= 4000 else text)
     except (json.JSONDecodeError, UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise InputError(f"{what} file {path!r} is not valid JSON ({error}); fix the syntax") from None
+        raise InputError(f"{what} file {path!r} is not valid JSON ({str(error)[:80]}); fix the syntax") from None
 
 
 def parse_case(data, where="case", require_H=True):
     """A validated Case, or InputError naming the bad value and the fix (H may be None if not required)."""
     if not isinstance(data, dict):
         raise InputError(f"{where} must be a JSON object with \"z\" or \"logits\" and \"H\"; got {type(data).__name__}")
+    _check_keys(data, where)
     logits, given = _coefficients(data, where)
     n = len(logits)
     H = _matrix(data.get("H"), n, where) if require_H or data.get("H") is not None else None
@@ -98,10 +116,18 @@ def parse_case(data, where="case", require_H=True):
     return Case(tuple(logits), H, L, mu, given)
 
 
+def _check_keys(data, where):
+    for key in data:
+        if key not in KEYS:
+            near = difflib.get_close_matches(str(key).lower(), KEYS, n=1, cutoff=0.5)
+            hint = f"did you mean \"{near[0]}\"?" if near else f"the keys are {', '.join(KEYS)}"
+            raise InputError(f"{where} has an unknown key {str(key)[:40]!r}; {hint}")
+
+
 def _bounded(value, where, limit=MATRIX_LIMIT):
     """parse_number, refusing magnitudes above `limit` (1e300 for H, L, μ; 1e6 for logits)."""
     number = parse_number(value, where)
-    if abs(number) > limit:
+    if abs(number.numerator) > limit * number.denominator:  # integer arithmetic: Fraction's comparison is 20× slower
         fix = "shift or rescale the logits" if limit == LOGIT_LIMIT else "give a number inside float64's range"
         raise InputError(f"{where} is {str(value)[:40]}, beyond ±1e{len(str(limit)) - 1}; {fix}")
     return number
@@ -120,15 +146,14 @@ def _coefficients(data, where):
     if any(v <= 0 for v in z):
         raise InputError(f"{where} z has an entry ≤ 0; the claims need every z_k > 0 (give logits for tiny coefficients)")
     if abs(sum(z) - 1) > Fraction(1, 10**12):
-        with mp.workdps(20):
-            total = mp.nstr(to_mpf(sum(z)), 17)
+        total = f"{float(sum(z)):.17g}" if sum(z) < 10**300 else "more than 1e300"
         raise InputError(f"{where} z sums to {total}, not 1 within 1e-12; z must be a probability vector")
     return [Log(v) for v in z], key
 
 
 def _matrix(rows, n, where):
     """H as exact rationals: square n × n, symmetric (asymmetry up to 1e-12 relative is averaged away),
-    positive definite (Cholesky at PARSE_DPS digits)."""
+    positive definite (proved by `verify.numerics.definite`)."""
     if rows is None:
         raise InputError(f"{where} has no \"H\"; give the curvature as an n × n list of rows (n = {n})")
     if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
@@ -137,19 +162,29 @@ def _matrix(rows, n, where):
     if len(rows) != n or any(len(r) != n for r in rows):
         raise InputError(f"{where} H is {shape[0]}×{shape[1]} (rows of lengths {[len(r) for r in rows][:10]}), "
                          f"but there are n = {n} coefficients; give an {n}×{n} matrix")
-    H = [[_bounded(v, f"{where} H[{i}][{j}]") for j, v in enumerate(r)] for i, r in enumerate(rows)]
-    scale = max(abs(v) for row in H for v in row) or 1
-    for i in range(n):
-        for j in range(i):
-            if abs(H[i][j] - H[j][i]) > Fraction(1, 10**12) * scale:
+    H = [[None] * n for _ in range(n)]
+    asymmetric = []
+    for i, row in enumerate(rows):
+        for j in range(i + 1):
+            H[i][j] = H[j][i] = _bounded(row[j], f"{where} H[{i}][{j}]")
+            mirror = rows[j][i]
+            if i != j and not (type(mirror) is type(row[j]) and mirror == row[j]):  # the same text is the same number
+                other = _bounded(mirror, f"{where} H[{j}][{i}]")
+                if other != H[i][j]:
+                    asymmetric.append((i, j, other))
+    if asymmetric:
+        scale = max(abs(v) for row in H for v in row)
+        for i, j, other in asymmetric:
+            if abs(H[i][j] - other) > Fraction(1, 10**12) * scale:
                 raise InputError(f"{where} H is not symmetric: H[{i}][{j}] = {rows[i][j]} but H[{j}][{i}] = {rows[j][i]}; "
                                  "give a symmetric matrix")
-            H[i][j] = H[j][i] = (H[i][j] + H[j][i]) / 2
-    with mp.workdps(PARSE_DPS):
-        try:
-            mp.cholesky(mp.matrix([[to_mpf(v) for v in r] for r in H]))
-        except ValueError:
-            raise InputError(f"{where} H is not positive definite; give a symmetric positive definite matrix") from None
+            H[i][j] = H[j][i] = (H[i][j] + other) / 2
+    decided = positive_definite(H)
+    if decided is None:
+        raise InputError(f"{where} H is too close to singular to be proved positive definite at n = {n} (beyond "
+                         f"{EXACT_MAX} rows only float64 criteria run); regularise H (add a multiple of I) or rescale it")
+    if not decided:
+        raise InputError(f"{where} H is not positive definite; give a symmetric positive definite matrix")
     return tuple(tuple(r) for r in H)
 
 
@@ -157,17 +192,23 @@ def _check_constants(H, L, mu, where):
     if L is not None and mu is not None and L < mu:
         raise InputError(f"{where} has L = {exact_decimal(L)} < mu = {exact_decimal(mu)}; smoothness needs L ≥ mu, "
                          "swap or fix them")
-    if (L is None and mu is None) or H is None:
+    if mu is not None and mu <= 0:
+        raise InputError(f"{where} mu = {exact_decimal(mu)} is not positive; give 0 < mu ≤ λ_min(H) or omit mu")
+    if H is None or (L is None and mu is None):
         return
-    with mp.workdps(PARSE_DPS):
-        eigenvalues = mp.eigsy(mp.matrix([[to_mpf(v) for v in r] for r in H]), eigvals_only=True)
-        low, high = min(eigenvalues), max(eigenvalues)
-        if L is not None and to_mpf(L) < high * (1 - mp.mpf(10) ** -40):
-            raise InputError(f"{where} L = {exact_decimal(L)} is below λ_max(H) = {mp.nstr(high, 17)}, so H ≼ L I fails; "
+    estimate = np.linalg.eigvalsh(np.array([[to_float(v) for v in row] for row in H]))
+    if L is not None:
+        decided = positive_definite([[-v for v in row] for row in H], -L, strict=False)  # L I − H ≽ 0
+        if not decided:
+            reason = "is below λ_max(H)" if decided is False else "could not be proved ≥ λ_max(H)"
+            raise InputError(f"{where} L = {exact_decimal(L)} {reason} ≈ {estimate[-1]:.17g}, so H ≼ L I fails; "
                              "give L ≥ λ_max(H) or omit L")
-        if mu is not None and (mu <= 0 or to_mpf(mu) > low * (1 + mp.mpf(10) ** -40)):
-            raise InputError(f"{where} mu = {exact_decimal(mu)} is not in (0, λ_min(H) = {mp.nstr(low, 17)}], so "
-                             "mu I ≼ H fails; give 0 < mu ≤ λ_min(H) or omit mu")
+    if mu is not None:
+        decided = positive_definite(H, mu, strict=False)  # H − μ I ≽ 0
+        if not decided:
+            reason = "is above λ_min(H)" if decided is False else "could not be proved ≤ λ_min(H)"
+            raise InputError(f"{where} mu = {exact_decimal(mu)} {reason} ≈ {estimate[0]:.17g}, so mu I ≼ H fails; "
+                             "give 0 < mu ≤ λ_min(H) or omit mu")
 
 
 def load_case(path, require_H=True):

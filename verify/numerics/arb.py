@@ -1,24 +1,25 @@
-"""Python-flint ball arithmetic for the precise path: exact conversions between mpf and arb,
-J(z) and the bordered inverse on T as arb matrices, and rigorous eigenvalue tools.
+"""Python-flint ball arithmetic for the precise path: arb matrices of exact entries, the bordered
+inverse on T, and the top eigenvalue by Rayleigh-quotient iteration.
 
-`top_eigenvalue` refines a float64 eigenvector by Rayleigh-quotient iteration at the
-context precision and bounds its error by the residual (Weyl); `all_eigenvalues` encloses
-every eigenvalue of a small symmetric matrix (acb_mat.eig).
+`top_eigenvalue` refines a float64 eigenvector by Rayleigh-quotient iteration at the context
+precision and estimates its error by the residual (Weyl; an estimate for the precise path, not a
+ball). `all_eigenvalues` encloses the eigenvalues of a small matrix with real spectrum by Arb's
+acb_mat.eig; for a symmetric matrix `verify.numerics.eigenballs.symmetric_eigenvalue_balls` also
+encloses clusters and repeated eigenvalues. `softmax_arb`, `jacobian_arb` and `on_tangent` are the
+shared implementations in verify.numerics.softmax and verify.numerics.tangent under their older names.
 """
 import math
 
 import flint
 import mpmath as mp
 import numpy as np
-from mpmath.libmp import from_man_exp
 
-from verify.numerics.precision import to_arb
+from verify.numerics.precision import arb_to_mpf, to_arb
+from verify.numerics.softmax import jacobian_balls, softmax_balls
+from verify.numerics.tangent import on_tangent as _helmert_restriction
 
-
-def arb_to_mpf(a):
-    """The midpoint of a, exactly (not rounded to mpmath's ambient precision)."""
-    man, exp = a.mid().man_exp()
-    return mp.make_mpf(from_man_exp(int(man), int(exp)))
+__all__ = ["arb_to_mpf", "arb_matrix", "top_eigenvalue", "bordered_inverse_block_arb", "all_eigenvalues",
+           "softmax_arb", "jacobian_arb", "on_tangent", "to_arb"]
 
 
 def arb_matrix(rows):
@@ -90,31 +91,13 @@ def _norm(x):
 
 
 def softmax_arb(log_z):
-    """z = σ(log z) as balls; the exact inputs are converted once, here."""
-    z = [to_arb(v).exp() for v in log_z]
-    total = sum(z)
-    return [v / total for v in z]
+    """z = σ(log z) as balls for exact log-weights (`softmax.softmax_balls`)."""
+    return softmax_balls(log_z)[0]
 
 
 def jacobian_arb(z):
     """J(z) = diag(z) − zzᵀ as an arb matrix, its diagonal z_i Σ_{j≠i} z_j (no cancellation)."""
-    n = len(z)
-    J = flint.arb_mat(n, n)
-    for i in range(n):
-        complement = sum(z[j] for j in range(n) if j != i)
-        for j in range(n):
-            J[i, j] = z[i] * complement if i == j else -z[i] * z[j]
-    return J
-
-
-def centre_arb(M):
-    """P M P with P = I − 11ᵀ/n, in arb."""
-    n = M.nrows()
-    P = flint.arb_mat(n, n)
-    for i in range(n):
-        for j in range(n):
-            P[i, j] = (1 if i == j else 0) - flint.arb(1) / n
-    return P * M * P
+    return jacobian_balls(z, [sum((z[j] for j in range(len(z)) if j != i), flint.arb(0)) for i in range(len(z))])
 
 
 def bordered_inverse_block_arb(H):
@@ -144,13 +127,5 @@ def all_eigenvalues(M):
 
 
 def on_tangent(M, n):
-    """M restricted to T in the basis v_i = e_i − e_n: (VᵀV)⁻¹ VᵀMV, (VᵀV)⁻¹ = I − 11ᵀ/n (exact)."""
-    V = flint.arb_mat(n, n - 1)
-    for i in range(n - 1):
-        V[i, i] = 1
-        V[n - 1, i] = -1
-    gram_inv = flint.arb_mat(n - 1, n - 1)
-    for i in range(n - 1):
-        for j in range(n - 1):
-            gram_inv[i, j] = (1 if i == j else 0) - flint.arb(1) / n
-    return gram_inv * V.transpose() * M * V
+    """M restricted to T: QᵀMQ in the Helmert basis (symmetric when M is; the eigenvalues of M on T)."""
+    return _helmert_restriction(M)

@@ -1,18 +1,29 @@
-"""Precision in one place: the digit constants, exact user numbers, and their one conversion.
+"""Precision in one place: the digit constants, the one parser of user numbers, and their one conversion.
 
 User numbers are parsed into exact rationals (`fractions.Fraction`: "1.1" is 11/10, "1e-400" is
 10⁻⁴⁰⁰) and a coefficient given as z is kept as `Log(z)`; nothing here passes through float64.
-Each computation converts them exactly once, at its own working precision: `to_mpf` rounds
-correctly to the context precision, `to_arb` gives a ball that contains the exact value.
+Each computation converts them exactly once, at its own working precision: `to_mpf` rounds to
+the context precision (within one unit in the last place), `to_arb` gives a ball that contains
+the exact value.
+
+Bounds on a user number (one set, for every input path):
+- at most MAX_DIGITS = 10,000 significant decimal digits (a decimal string's mantissa, an int);
+- a decimal exponent within ±MAX_EXPONENT = 100,000 (1e-100000 is fine, 1e999999999 is not);
+- a rational or binary number given through the library (Fraction, mpf) may carry at most
+  MAX_BITS bits in its numerator and denominator: what the two bounds above allow a decimal.
+Decimal text is ASCII only ("١" is refused, although Python's own parsers read it as 1).
 """
+import functools
 import math
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 import flint
 import mpmath as mp
-from mpmath.libmp import from_rational, round_nearest
+import numpy as np
+from mpmath.libmp import from_man_exp, from_rational, round_nearest
 
 from verify.errors import InputError
 
@@ -20,11 +31,13 @@ DIGITS = 30  # significant digits of every number written to JSON
 MIN_DPS = 30  # the least precision that can certify a margin
 CERTIFY_DPS = 50  # SPEC §4: a counterexample is re-checked at ≥ 50 digits
 MAX_DPS = 1000  # the most digits a search asks for, and a certificate may record
-PARSE_DPS = 50  # digits at which user numbers are parsed and validated (symmetry, definiteness)
-MAX_EXPONENT = 100_000  # |decimal exponent| a user number may carry (1e-100000 is fine; 1e999999999 is not)
-MAX_DIGITS = 10_000  # digits a user number may carry
+MAX_EXPONENT = 100_000  # |decimal exponent| a user number may carry
+MAX_DIGITS = 10_000  # significant digits a user number may carry
+MAX_BITS = math.ceil((MAX_DIGITS + MAX_EXPONENT + 1) * math.log2(10))  # numerator/denominator bits of such a number
+_TEN_TO_MAX_DIGITS = 10**MAX_DIGITS
+_SMALL_BITS = 4096  # below this, mpmath's own exact rounding of a rational is fast
 
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_NUMBER = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?")  # ASCII digits only
 
 
 @dataclass(frozen=True)
@@ -38,38 +51,156 @@ class Log:
 
 
 def parse_number(value, where):
-    """The exact rational a JSON number or decimal string denotes; NaN, inf, junk and absurd sizes are refused."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+    """The exact rational a JSON number, decimal string or library number denotes (see the module's bounds);
+    NaN, inf, non-numbers, non-ASCII digits and sizes beyond the bounds are refused with one line."""
+    if type(value) is str:  # the common case first: JSON numbers arrive as their decimal text
+        return _decimal_text(value, where)
+    if isinstance(value, (bool, np.bool_)):
         raise InputError(f"{where} is {value!r}, not a number; give a number or a decimal string like \"1e-40\"")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise InputError(f"{where} is {value!r}; every number must be finite")
+    if isinstance(value, np.generic):
+        value = value.item()
     if isinstance(value, int):
-        if value.bit_length() > 4 * MAX_DIGITS:
-            raise InputError(f"{where} is an integer of more than {MAX_DIGITS} digits; give a number of sensible size")
-        return Fraction(value)
+        return _integer(value, where)
     if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InputError(f"{where} is {value!r}; every number must be finite")
         return Fraction(value)  # exactly the float's value
-    text = value.strip()
-    match = _NUMBER.fullmatch(text)
+    if isinstance(value, Fraction):
+        return _rational(value, where)
+    if isinstance(value, mp.mpf):
+        return _binary(value, where)
+    if isinstance(value, Decimal):
+        return _decimal_number(value, where)
+    if isinstance(value, str):
+        return _decimal_text(value, where)
+    raise InputError(f"{where} is {str(value)[:40]!r} of type {type(value).__name__}, not a number; "
+                     "give a number or a decimal string like \"1e-40\"")
+
+
+def _too_big(where, value):
+    shown = str(value) if len(str(value)) <= 40 else str(value)[:40] + "…"
+    return InputError(f"{where} is {shown!r}, out of range: beyond {MAX_DIGITS} significant digits or a decimal "
+                      f"exponent of ±{MAX_EXPONENT}; give a number of sensible size")
+
+
+def _integer(value, where):
+    if abs(value) >= _TEN_TO_MAX_DIGITS:
+        raise InputError(f"{where} is an integer of more than {MAX_DIGITS} digits; give a number of sensible size")
+    return Fraction(value)
+
+
+def _rational(value, where):
+    if max(value.numerator.bit_length(), value.denominator.bit_length()) > MAX_BITS:
+        raise InputError(f"{where} is a fraction of more than {MAX_BITS} bits; give a number of sensible size")
+    return value
+
+
+def _binary(value, where):
+    if not mp.isfinite(value):
+        raise InputError(f"{where} is {value}; every number must be finite")
+    sign, man, exp, bc = value._mpf_
+    if man == 0:
+        return Fraction(0)
+    if bc > MAX_BITS or abs(exp) > MAX_BITS:
+        raise InputError(f"{where} = {mp.nstr(value, 5)} carries more than {MAX_BITS} bits; give a number of sensible size")
+    magnitude = Fraction(man << exp) if exp >= 0 else Fraction(man, 1 << -exp)
+    return -magnitude if sign else magnitude
+
+
+def _decimal_number(value, where):
+    if not value.is_finite():
+        raise InputError(f"{where} is {value}; every number must be finite")
+    if value.is_zero():
+        return Fraction(0)
+    if len(value.as_tuple().digits) > MAX_DIGITS or abs(value.adjusted()) > MAX_EXPONENT:
+        raise _too_big(where, value)
+    return Fraction(value)
+
+
+def _decimal_text(value, where):
+    """ASCII decimal text: sign, digits, optional fraction and exponent. A short mantissa with a moderate exponent
+    (every JSON number of a float64) is built from its integers directly, with no further checks needed
+    (Fraction's own string parser is 5× slower); the rest is checked against the bounds, and a long mantissa goes
+    through Decimal, which has no limit on digits (int() refuses more than 4,300)."""
+    match = _NUMBER.fullmatch(value) or _NUMBER.fullmatch(value.strip())
     if match is None:
-        raise InputError(f"{where} is {value!r}, not a number; give a decimal string like \"1e-40\"")
-    if len(match.group(1)) > MAX_DIGITS or (match.group(2) and abs(int(match.group(2)[1:])) > MAX_EXPONENT):
-        raise InputError(f"{where} is {value[:40]!r}…, beyond {MAX_DIGITS} digits or an exponent of ±{MAX_EXPONENT}; "
-                         "give a number of sensible size")
-    return Fraction(text)
+        raise InputError(f"{where} is {value[:40]!r}, not a number; give a decimal string like \"1e-40\"")
+    sign, whole, fraction, exponent_text = match.groups()
+    digits = whole + fraction if fraction else whole
+    if not digits:
+        raise InputError(f"{where} is {value[:40]!r}, not a number; give a decimal string like \"1e-40\"")
+    if len(digits) <= 300 and (exponent_text is None or len(exponent_text) <= 4):  # |adjusted exponent| ≤ 10,299
+        exponent = (int(exponent_text) if exponent_text else 0) - (len(fraction) if fraction else 0)
+        mantissa = int(digits)
+    else:
+        exponent, mantissa = _checked(value, where, digits, len(fraction or ""), exponent_text)
+        if mantissa is None:
+            return Fraction(Decimal(value.strip()))
+    if sign == "-":
+        mantissa = -mantissa
+    if exponent >= 0:
+        return Fraction(mantissa * _power_of_ten(exponent))
+    return Fraction(mantissa, _power_of_ten(-exponent))
+
+
+def _checked(value, where, digits, places, exponent_text):
+    """(exponent, mantissa) of a long or far-scaled decimal within the bounds (mantissa None: parse it through
+    Decimal, beyond int()'s 4,300 digits); InputError beyond them."""
+    significant = digits.lstrip("0")
+    exponent_text = (exponent_text or "0").lstrip("+")
+    if len(exponent_text.lstrip("-").lstrip("0")) > 12:  # far beyond the bound (and beyond int()'s limit)
+        raise _too_big(where, value)
+    exponent = int(exponent_text) - places
+    if not significant:
+        return 0, 0
+    if len(significant) > MAX_DIGITS or abs(exponent + len(digits) - 1) > MAX_EXPONENT:
+        raise _too_big(where, value)
+    return exponent, (int(significant) if len(significant) <= 4000 else None)
+
+
+@functools.lru_cache(maxsize=256)
+def _power_of_ten(k):
+    """10^k, kept: a case file of numbers like 1e-99999 builds its 330,000-bit power once."""
+    return 10**k
+
+
+def to_float(x):
+    """A Fraction (or int) as the nearest float64: int/int true division is correctly rounded, and 2× faster than
+    float(Fraction); OverflowError beyond float64's range."""
+    return x.numerator / x.denominator
+
+
+def symmetric_floats(H):
+    """The float64 copy (each entry correctly rounded) of a symmetric matrix of Fractions or ints, converting only
+    the lower triangle (the upper one is its mirror, exactly)."""
+    n = len(H)
+    A = np.zeros((n, n))
+    for i, row in enumerate(H):
+        A[i, : i + 1] = [to_float(v) for v in row[: i + 1]]
+    return A + np.tril(A, -1).T
 
 
 def to_mpf(x):
-    """x (int, float, Fraction, Log or mpf) as an mpf, rounded once to the context precision."""
+    """x (int, float, Fraction, Log or mpf) as an mpf at the context precision (within one ulp; a rational of
+    fewer than 4096 bits is rounded correctly, a larger one through an Arb ball 20 bits finer)."""
     if isinstance(x, mp.mpf):
         return x
     if isinstance(x, Fraction):
-        return mp.mpf(from_rational(x.numerator, x.denominator, mp.mp.prec, round_nearest))
+        if max(x.numerator.bit_length(), x.denominator.bit_length()) < _SMALL_BITS:
+            return mp.mpf(from_rational(x.numerator, x.denominator, mp.mp.prec, round_nearest))
+        with flint.ctx.workprec(mp.mp.prec + 20):
+            return +arb_to_mpf(to_arb(x))
     if isinstance(x, Log):
         with mp.workprec(mp.mp.prec + 10):
             value = mp.log(to_mpf(x.of))
         return +value
     return mp.mpf(x)
+
+
+def arb_to_mpf(a):
+    """The midpoint of an arb ball, exactly, as an mpf (not rounded to mpmath's ambient precision)."""
+    man, exp = a.mid().man_exp()
+    return mp.make_mpf(from_man_exp(int(man), int(exp)))
 
 
 def to_fraction(x):
@@ -88,6 +219,8 @@ def to_arb(x):
     if isinstance(x, flint.arb):
         return x
     if isinstance(x, Fraction):
+        if x.denominator == 1:
+            return flint.arb(flint.fmpz(x.numerator))
         return flint.arb(flint.fmpq(x.numerator, x.denominator))
     if isinstance(x, Log):
         return to_arb(x.of).log()
@@ -99,10 +232,11 @@ def to_arb(x):
 
 def exact_decimal(x):
     """The exact decimal string of a rational whose denominator is 2^a·5^b (floats, decimal input);
-    another rational is written to 60 significant digits."""
+    another rational is written to 60 significant digits. Big integers are written through Decimal
+    (str() of an int refuses more than 4,300 digits)."""
     x = Fraction(x)
     if x.denominator == 1:
-        return str(x.numerator)
+        return str(Decimal(x.numerator))
     twos = (x.denominator & -x.denominator).bit_length() - 1
     fives, rest = 0, x.denominator >> twos
     while rest % 5 == 0:
@@ -112,7 +246,7 @@ def exact_decimal(x):
         with mp.workdps(60):
             return mp.nstr(to_mpf(x), 60)
     places = max(twos, fives)
-    digits = str(abs(x.numerator) * 10**places // x.denominator)
+    digits = str(Decimal(abs(x.numerator) * 10**places // x.denominator))
     sign = "-" if x < 0 else ""
     if places - len(digits) > 20:  # far below 1: scientific notation
         return f"{sign}{digits[0]}.{digits[1:]}e-{places - len(digits) + 1}".replace(".e", "e")

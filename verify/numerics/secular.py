@@ -1,208 +1,202 @@
-"""Eigenvalues of diag(d) − w wᵀ and of J(z) = diag(z) − z zᵀ by the secular equation.
+"""Eigenvalues of diag(d) − w wᵀ and of J(z) = diag(z) − z zᵀ by the secular equation: one solver.
 
 With poles d₁ > d₂ > … (equal poles deflated: each repeated value is an eigenvalue of
 multiplicity count − 1 and the group becomes one pole of summed weight), the roots of
     F(λ) = ρ + Σ_j c_j / (d_j − λ),   c_j > 0,   F increasing between poles,
 lie one in each (d_{k+1}, d_k).  For J(z) we use Σz = 1: the nonzero eigenvalues are the
 roots of Σ_j z_j / (z_j − λ) (ρ = 0, c = z), which depend only on ratios; 0 is the last
-eigenvalue.  For diag(d) − w wᵀ, ρ = −1 and c = w², with one more root below d_min.
+eigenvalue.  For diag(d) − w wᵀ, ρ = −1 and c = w², with one more root below d_min, which
+lies in [d_min − Σc, d_min): a pole of weight 0 at d_min − Σc brackets it like the others.
 
 Each root is found relative to its nearer pole (λ = origin + τ, with d_j − λ computed as
 (d_j − origin) − τ), so every eigenvalue, however small, has high relative accuracy.  The
 step fits each side of F with one pole ("middle way", R.-C. Li 1994) and is safeguarded by
-bisection.  `_solve_root` is plain arithmetic: numba (optional, loaded on first float64 use)
-compiles it, and the same function runs on mpmath numbers for coefficients below
-float64's range.
+bisection.  The iteration is written once, vectorised over a block of roots with numpy, and
+runs on float64 arrays and on arrays of flint `arf` points at any precision (mpmath callers
+get mpf back): the high-precision run starts from the float64 roots when the coefficients fit
+float64's range, so it needs one or two steps, and from scratch otherwise.
 """
 import math
-import types
 
+import flint
 import mpmath as mp
 import numpy as np
 
 from verify.errors import InputError
-from verify.numerics.precision import to_mpf
-from verify.numerics.secular_numpy import interior_roots
-from verify.numerics.softmax import on_simplex_error
+from verify.numerics.precision import to_arb
+from verify.numerics.softmax import on_simplex_error, softmax_balls
 
+EPS = 2.0**-52
+BLOCK = 256  # roots evaluated together (a BLOCK × n array per step)
+FLOAT_FLOOR = 1e-290  # coefficients (relative to the largest) below this leave float64's safe range
+
+
+def _mask(values):
+    return np.asarray(values, dtype=bool)
+
+
+def _sqrt(a):
+    if a.dtype != object:
+        return np.sqrt(a)
+    return np.array([arf_of(flint.arb(v).sqrt()) for v in a], dtype=object)
+
+
+def arf_of(ball):
+    """The midpoint of an arb ball as an arf point (exact)."""
+    man, exp = ball.mid().man_exp()
+    return flint.arf((int(man), int(exp)))
+
+
+def _divide(a, b):
+    """a / b, 0 where b = 0 (both branches of np.where are evaluated; arf division by 0 raises)."""
+    zero = _mask(b == 0)
+    return np.where(zero, 0 * a, a / np.where(zero, 1, b))
 
 
 def _evaluate(d, c, rho, k, origin, tau, s):
-    """F and its pieces at λ = origin + τ: ψ (poles below d_k), φ (the others), and the
-    slopes s·ψ', s·φ' in units of s (F is invariant under scaling c, d, λ together, so
-    this keeps every quantity near 1 however small the eigenvalue)."""
-    psi = 0.0 * tau
-    dpsi = 0.0 * tau
-    phi = 0.0 * tau
-    dphi = 0.0 * tau
-    for j in range(k + 1):
-        inverse = 1 / ((d[j] - origin) - tau)
-        term = c[j] * inverse
-        phi += term
-        dphi += term * inverse
-    for j in range(k + 1, len(d)):
-        inverse = 1 / ((d[j] - origin) - tau)
-        term = c[j] * inverse
-        psi += term
-        dpsi += term * inverse
-    dpsi *= s
-    dphi *= s
-    return rho + psi + phi, psi, dpsi, phi, dphi
+    """F = ρ + ψ + φ at λ = origin + τ for each root of the block: φ over the poles d_0..d_k, ψ over the
+    others, and the slopes s·ψ', s·φ' in units of s (F is invariant under scaling c, d, λ together).
+    The roots are sorted, so only a band of columns [min k + 1, max k] splits differently per row."""
+    inverse = 1 / ((d[None, :] - origin[:, None]) - tau[:, None])  # never 0: τ stays inside its bracket
+    term = c[None, :] * inverse
+    slopes = term * inverse
+    first, last = k.min() + 1, k.max() + 1
+    upper = np.arange(first, last)[None, :] <= k[:, None]
+
+    def split(a):
+        band = a[:, first:last]
+        return (a[:, :first].sum(axis=1) + np.where(upper, band, 0).sum(axis=1),
+                a[:, last:].sum(axis=1) + np.where(upper, 0, band).sum(axis=1))
+
+    (phi, psi), (dphi, dpsi) = split(term), split(slopes)
+    return rho + psi + phi, psi, dpsi * s, phi, dphi * s
 
 
-def _solve_root(d, c, rho, k, eps, max_iter):
-    """The root in (d_{k+1}, d_k) (or below d_{m−1} when k = m − 1), as (origin, τ)."""
-    m = len(d)
-    zero = 0.0 * d[0]
-    if k < m - 1:  # start at the midpoint, seen from the pole on the root's side
-        lower, upper = d[k + 1], d[k]
-        half = (upper - lower) / 2
-        origin, tau, lo, hi = lower, half, zero, half
-        s = half
-        value, psi, dpsi, phi, dphi = _evaluate(d, c, rho, k, origin, tau, s)
-        if value < 0:
-            origin, tau, lo, hi = upper, -half, -half, zero
-    else:  # below the smallest pole (ρ < 0 only): λ ∈ (d_min − Σc/|ρ|, d_min)
-        total = zero
-        for j in range(m):
-            total += c[j]
-        origin, lo, hi = d[m - 1], -total / (-rho), zero
-        tau = (lo + hi) / 2
-        s = abs(tau)
-        value, psi, dpsi, phi, dphi = _evaluate(d, c, rho, k, origin, tau, s)
-    for _ in range(max_iter):
-        if value < 0:
-            lo = tau
-        else:
-            hi = tau
-        scale = abs(rho) + abs(psi) + abs(phi)
-        if abs(value) <= 8 * eps * scale or hi - lo <= 2 * eps * max(abs(lo), abs(hi)):
-            break
-        step = _middle_way(d, k, origin, tau, value, psi, dpsi, phi, dphi, m, s)
-        if not (lo < step < hi):
-            step = _bisect(lo, hi)
-        converged = abs(step - tau) <= 2 * eps * abs(step)
-        tau = step
-        if converged:
-            break
-        s = abs(tau) if tau != 0 else hi - lo
-        value, psi, dpsi, phi, dphi = _evaluate(d, c, rho, k, origin, tau, s)
-    return origin, tau
-
-
-def _middle_way(d, k, origin, tau, value, psi, dpsi, phi, dphi, m, s):
-    """Zero of a + s₁/(Δ_lo − t) + s₂/(Δ_hi − t), the model matching ψ, φ and their slopes at τ.
-
-    Solved in units of s (t = s·t̂; dpsi, dphi are s·ψ', s·φ'), returned in absolute units.
-    One pole is the origin (Δ = 0); the other may be ~1e300 units away, so its weight
-    s_i = slope·(Δ − t)² is only ever used divided by that distance D (no overflow)."""
+def _middle_way(d, k, origin, tau, value, psi, dpsi, phi, dphi, s):
+    """Zero of a + s₁/(Δ_lo − t) + s₂/(Δ_hi − t), the model matching ψ, φ and their slopes at τ, solved in
+    units of s (t = s·t̂). One pole is the origin (Δ = 0); the other may be ~1e300 units away, so its
+    weight s_i = slope·(Δ − t)² is only ever used divided by that distance D (no overflow)."""
     t = tau / s
     hi_pole = (d[k] - origin) / s
-    r2 = hi_pole - t
-    if k == m - 1:  # no pole below: ψ is modelled by its value and slope
-        return s * _newton_line(value - dphi * r2 - dpsi * t, dpsi, dphi * r2 * r2, hi_pole, t)
     lo_pole = (d[k + 1] - origin) / s
-    r1 = lo_pole - t
+    r1, r2 = lo_pole - t, hi_pole - t
     a = value - dpsi * r1 - dphi * r2
-    D = max(abs(lo_pole), abs(hi_pole), 1.0)
-    s1 = dpsi * r1 * (r1 / D)  # s₁/D
-    s2 = dphi * r2 * (r2 / D)  # s₂/D
-    # a(Δ_lo − t)(Δ_hi − t) + s₁(Δ_hi − t) + s₂(Δ_lo − t) = 0, divided by D: A t² − B t + C = 0;
-    # one of Δ_lo, Δ_hi is 0 (the origin pole), so C has no cancellation
+    D = np.maximum(np.maximum(np.abs(lo_pole), np.abs(hi_pole)), 1 + 0 * t)
+    s1, s2 = dpsi * r1 * (r1 / D), dphi * r2 * (r2 / D)
     A = a / D
     B = a * ((lo_pole + hi_pole) / D) + s1 + s2
-    C = a * lo_pole * (hi_pole / D) + s1 * hi_pole + s2 * lo_pole
-    disc = B * B - 4 * A * C
-    if disc < 0:
-        disc = 0.0 * disc
-    root = disc**0.5
-    if A == 0:
-        return s * C / B if B != 0 else tau
-    small = 2 * C / (B + root) if B >= 0 else 2 * C / (B - root)
-    large = (B + root) / (2 * A) if B >= 0 else (B - root) / (2 * A)
-    return s * (small if abs(small - t) <= abs(large - t) else large)
-
-
-def _newton_line(a, slope, s2, hi_pole, tau):
-    """Below the last pole: zero of a + slope·t + s2/(Δ_hi − t) by one Newton step from τ."""
-    f = a + slope * tau + s2 / (hi_pole - tau)
-    df = slope + s2 / (hi_pole - tau) ** 2
-    return tau - f / df
+    C = a * lo_pole * (hi_pole / D) + s1 * hi_pole + s2 * lo_pole  # one of the poles is 0: no cancellation
+    root = _sqrt(np.maximum(B * B - 4 * A * C, 0 * B))
+    positive = _mask(B >= 0)
+    small = np.where(positive, _divide(2 * C, B + root), _divide(2 * C, B - root))
+    large = np.where(positive, _divide(B + root, 2 * A), _divide(B - root, 2 * A))
+    pick = np.where(_mask(np.abs(small - t) <= np.abs(large - t)), small, large)
+    pick = np.where(_mask(A == 0), np.where(_mask(B != 0), _divide(C, B), t), pick)
+    return s * pick
 
 
 def _bisect(lo, hi):
     """Geometric midpoint when the bracket spans orders of magnitude on one side of 0."""
-    if lo > 0 and hi > 4 * lo:
-        return lo**0.5 * hi**0.5  # not (lo·hi)^½: lo·hi underflows below 1e-308
-    if hi < 0 and lo < 4 * hi:
-        return -((-lo) ** 0.5 * (-hi) ** 0.5)
-    if lo == 0 and hi > 0:
-        return hi / 1024 if hi > 1e-300 else hi / 2
-    if hi == 0 and lo < 0:
-        return lo / 1024 if lo < -1e-300 else lo / 2
-    return (lo + hi) / 2
+    middle = (lo + hi) / 2
+    middle = np.where(_mask((hi == 0) & (lo < 0)), np.where(_mask(lo < -1e-300), lo / 1024, lo / 2), middle)
+    middle = np.where(_mask((lo == 0) & (hi > 0)), np.where(_mask(hi > 1e-300), hi / 1024, hi / 2), middle)
+    negative = _mask((hi < 0) & (lo < 4 * hi))
+    middle = np.where(negative, -(_sqrt(np.where(negative, -lo, 1 + 0 * lo)) * _sqrt(np.where(negative, -hi, 1 + 0 * hi))),
+                      middle)
+    positive = _mask((lo > 0) & (hi > 4 * lo))  # not (lo·hi)^½: lo·hi underflows below 1e-308
+    return np.where(positive, _sqrt(np.where(positive, lo, 1 + 0 * lo)) * _sqrt(np.where(positive, hi, 1 + 0 * hi)), middle)
 
 
-# The pure-Python originals, sharing one namespace: the mpmath path runs these.
-_PY = {}
-for _name in ("_evaluate", "_middle_way", "_newton_line", "_bisect", "_solve_root"):
-    _PY[_name] = types.FunctionType(globals()[_name].__code__, _PY, _name)
-_PY.update({"abs": abs, "min": min, "max": max, "len": len, "range": range})
-
-_ALL_ROOTS = None
-
-
-def _kernel():
-    """All roots in float64: numba-compiled (parallel over roots, cached on disk) on first use."""
-    global _ALL_ROOTS, _evaluate, _newton_line, _bisect, _middle_way, _solve_root
-    if _ALL_ROOTS is not None:
-        return _ALL_ROOTS
-    try:
-        import numba
-    except ImportError:  # pragma: no cover - numba is optional
-        _ALL_ROOTS = _roots_in_python
-        return _ALL_ROOTS
-    # compiled twins under the module names, so the compiled _solve_root calls compiled helpers;
-    # reassociation lets LLVM vectorise the sums (terms of one sign: no cancellation to protect)
-    _evaluate = numba.njit(cache=True, fastmath={"reassoc", "contract"}, error_model="numpy")(_evaluate)
-    _newton_line = numba.njit(cache=True)(_newton_line)
-    _bisect = numba.njit(cache=True)(_bisect)
-    _middle_way = numba.njit(cache=True)(_middle_way)
-    _solve_root = numba.njit(cache=True)(_solve_root)
-
-    @numba.njit(parallel=True, cache=True)
-    def all_roots(d, c, rho, count):
-        origins = np.empty(count)
-        taus = np.empty(count)
-        for k in numba.prange(count):
-            origins[k], taus[k] = _solve_root(d, c, rho, k, 2.220446049250313e-16, 80)
-        return origins, taus
-
-    _ALL_ROOTS = all_roots
-    return _ALL_ROOTS
+def _solve_block(d, c, rho, k, eps, max_iter, start):
+    lower, upper = d[k + 1], d[k]
+    width = upper - lower
+    zero = 0 * width
+    if start is None:  # the midpoint decides the side: measure from the pole on the root's side
+        half = width / 2
+        right = _mask(_evaluate(d, c, rho, k, lower, half, half)[0] < 0)
+        tau, lo, hi = np.where(right, -half, half), np.where(right, -half, zero), np.where(right, zero, half)
+    else:
+        right, tau = start
+        lo, hi = np.where(right, -width, zero), np.where(right, zero, width)
+    origin = np.where(right, upper, lower)
+    s = np.abs(tau)
+    value, psi, dpsi, phi, dphi = _evaluate(d, c, rho, k, origin, tau, s)
+    active = np.ones(len(k), dtype=bool)
+    for _ in range(max_iter):
+        negative = _mask(value < 0)
+        lo, hi = np.where(active & negative, tau, lo), np.where(active & ~negative, tau, hi)
+        scale = abs(rho) + np.abs(psi) + np.abs(phi)
+        active &= ~(_mask(np.abs(value) <= 8 * eps * scale) | _mask(hi - lo <= 2 * eps * np.maximum(np.abs(lo), np.abs(hi))))
+        if not active.any():
+            break
+        step = _middle_way(d, k, origin, tau, value, psi, dpsi, phi, dphi, s)
+        step = np.where(_mask(lo < step) & _mask(step < hi), step, _bisect(lo, hi))
+        converged = _mask(np.abs(step - tau) <= 2 * eps * np.abs(step))
+        tau = np.where(active, step, tau)
+        active &= ~converged
+        s = np.where(_mask(tau != 0), np.abs(tau), hi - lo)
+        if not active.any():
+            break
+        fresh = _evaluate(d, c, rho, k[active], origin[active], tau[active], s[active])
+        for array, new in zip((value, psi, dpsi, phi, dphi), fresh):
+            array[active] = new
+    return right, tau
 
 
-def _roots_in_python(d, c, rho, count):
-    pairs = [_PY["_solve_root"](d, c, rho, k, 2.220446049250313e-16, 80) for k in range(count)]
-    return np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+def solve(d, c, rho, count, eps=EPS, max_iter=80, start=None):
+    """(right, τ) for the roots in (d_{k+1}, d_k), k = 0..count−1 (count ≤ len(d) − 1): the root is
+    d_k + τ when `right`, else d_{k+1} + τ. d (decreasing, distinct) and c (> 0) are float64 arrays or
+    object arrays of arf points (then eps = 2^-prec); `start` = (right, τ) from a coarser run."""
+    right, taus = np.zeros(count, dtype=bool), np.empty(count, dtype=d.dtype)
+    with np.errstate(all="ignore"):  # a step that divides by 0 is caught by the bracket and bisected
+        for first in range(0, count, BLOCK):
+            k = np.arange(first, min(first + BLOCK, count))
+            block_start = None if start is None else (start[0][k], start[1][k])
+            right[k], taus[k] = _solve_block(d, c, rho, k, eps, max_iter, block_start)
+    return right, taus
 
 
-# ---------------------------------------------------------------- public API
+def roots(d, c, rho, count, start=None):
+    """The roots themselves (float64, or arf points at the context precision), in the dtype of d."""
+    precise = d.dtype == object
+    right, taus = solve(d, c, rho, count, flint.arf((1, -flint.ctx.prec)) if precise else EPS, 400 if precise else 80, start)
+    k = np.arange(count)
+    return np.where(right, d[k], d[k + 1]) + taus
 
 
-def _deflate(d, c):
+def deflate(d, c):
     """Sort poles decreasingly and merge equal ones: (poles, weights, repeated eigenvalues)."""
-    order = np.argsort(-d, kind="stable")
-    d, c = d[order], c[order]
+    dtype = d.dtype if isinstance(d, np.ndarray) else object
+    order = np.argsort(-d, kind="stable") if dtype != object else sorted(range(len(d)), key=lambda i: d[i], reverse=True)
     poles, weights, repeats = [], [], []
-    for value, weight in zip(d, c):
-        if poles and value == poles[-1]:
-            weights[-1] += weight
-            repeats.append(value)
+    for i in order:
+        if poles and d[i] == poles[-1]:
+            weights[-1] = weights[-1] + c[i]
+            repeats.append(d[i])
         else:
-            poles.append(value)
-            weights.append(weight)
-    return np.array(poles), np.array(weights), repeats
+            poles.append(d[i])
+            weights.append(c[i])
+    return np.array(poles, dtype=dtype), np.array(weights, dtype=dtype), repeats
+
+
+def precise_roots(poles, weights):
+    """The roots of Σ c_j/(d_j − λ) = 0 between consecutive poles (positive, decreasing, distinct arf points;
+    positive arf weights), as arf points at the context precision: warm-started from float64 when the poles
+    and weights fit its range relative to the largest pole, from scratch otherwise."""
+    count = len(poles) - 1
+    if count < 1:
+        return np.array([], dtype=object)
+    top = poles[0]
+    d_f = np.array([float(v / top) for v in poles])
+    c_f = np.array([float(v / top) for v in weights])
+    start = None
+    if np.all(d_f > FLOAT_FLOOR) and np.all(np.diff(d_f) < 0) and np.all(c_f > FLOAT_FLOOR) and np.isfinite(c_f).all():
+        right, taus = solve(d_f, c_f, 0.0, count)
+        start = (right, np.array([flint.arf(float(t)) * top for t in taus], dtype=object))
+    return roots(poles, weights, 0, count, start)
+
+
+# ---------------------------------------------------------------- public API (float64 and mpmath)
 
 
 def _validate_z(z):
@@ -220,23 +214,11 @@ def _validate_z(z):
 def j_eigenvalues(z):
     """All eigenvalues of J(z), decreasing, the last exactly 0 (float64, every one to high relative accuracy)."""
     z = _validate_z(z)
-    poles, weights, repeats = _deflate(z, z.copy())
+    poles, weights, repeats = deflate(z, z.copy())
     values = list(repeats)
     if len(poles) > 1:
-        origins, taus = _roots(poles, weights, 0.0, len(poles) - 1)
-        values.extend(origins + taus)
-    values = np.sort(np.array(values))[::-1]
-    return np.append(values, 0.0)
-
-
-NUMPY_ROOTS = 3000  # up to this many roots the vectorised numpy solver beats numba's load time end to end
-
-
-def _roots(d, c, rho, count):
-    """The interior roots: vectorised numpy for a moderate count (no compiler to load), else the compiled kernel."""
-    if count <= NUMPY_ROOTS:
-        return interior_roots(d, c, rho, count)
-    return _kernel()(d, c, rho, count)
+        values.extend(roots(poles, weights, 0.0, len(poles) - 1))
+    return np.append(np.sort(np.array(values, dtype=float))[::-1], 0.0)
 
 
 def j_eigenvalues_batch(Z):
@@ -251,12 +233,12 @@ def rank_one_eigenvalues(a, w):
         raise InputError(f"a and w have shapes {a.shape} and {w.shape}; give two vectors of one length")
     live = w != 0
     values = list(a[~live])  # w_j = 0: a_j is an eigenvalue as it stands
-    poles, weights, repeats = _deflate(a[live], w[live] ** 2)
+    poles, weights, repeats = deflate(a[live], w[live] ** 2)
     values.extend(repeats)
     if len(poles):
-        origins, taus = _kernel()(poles, weights, -1.0, len(poles))
-        values.extend(origins + taus)
-    return np.sort(np.array(values))[::-1]
+        d = np.append(poles, poles[-1] - weights.sum())  # brackets the root below the last pole
+        values.extend(roots(d, np.append(weights, 0.0), -1.0, len(poles)))
+    return np.sort(np.array(values, dtype=float))[::-1]
 
 
 def j_eigenvectors(z, eigenvalues=None):
@@ -276,31 +258,29 @@ def j_eigenvectors(z, eigenvalues=None):
 
 
 def j_eigenvalues_mp(log_z=None, dps=30, z=None, roots=None):
-    """Eigenvalues of J(z) as mpf, decreasing, for coefficients given as log z (any range)
-    or as z itself (taken exactly, then normalised); `roots` (indices k of the k-th
-    largest nonzero eigenvalue, distinct z only) computes just those, for a sampled reference.
-
-    The same `_solve_root`, on mpmath numbers: only ratios matter, so z is scaled by its largest entry."""
+    """Eigenvalues of J(z) as mpf, decreasing, for coefficients given as log z (any range; exact numbers,
+    floats or mpf) or as z itself (taken exactly, then normalised); `roots` (indices k of the k-th largest
+    nonzero eigenvalue, distinct z only) keeps just those, for a sampled reference."""
     with mp.workdps(dps + 10):
+        prec = mp.mp.prec
+    with flint.ctx.workprec(prec):
         if z is None:
-            logs = [to_mpf(v) for v in log_z]
-            top = max(logs)
-            z = [mp.exp(v - top) for v in logs]
+            weights = softmax_balls(log_z)[2]  # z_k / z_max, from the exact logits
         else:
-            z = [to_mpf(v) for v in z]
-        total = mp.fsum(z)
-        z = np.array([v / total for v in z], dtype=object)
-        poles, weights, repeats = _deflate(z, z.copy())
-        values = list(repeats)
-        eps = mp.mpf(2) ** (-mp.mp.prec)
-        poles, weights = list(poles), list(weights)
-        for k in range(len(poles) - 1) if roots is None else roots:
-            origin, tau = _PY["_solve_root"](poles, weights, mp.mpf(0), k, eps, 400)
-            values.append(origin + tau)
+            weights = [to_arb(v) for v in z]
+        total = sum(weights, flint.arb(0))
+        points = np.array([arf_of(v / total) for v in weights], dtype=object)
+        poles, merged, repeats = deflate(points, points.copy())
+        found = precise_roots(poles, merged) if len(poles) > 1 else np.array([], dtype=object)
         if roots is not None:
-            return [+v for v in values]
-        values = sorted(values, reverse=True) + [mp.mpf(0)]
-        return [+v for v in values]
+            return [_mpf(found[k]) for k in roots]
+        values = sorted([_mpf(v) for v in list(found) + repeats], reverse=True)
+    return values + [mp.mpf(0)]
+
+
+def _mpf(point):
+    man, exp = point.man_exp()
+    return mp.make_mpf(mp.libmp.from_man_exp(int(man), int(exp)))
 
 
 def within_float_range(log_z):

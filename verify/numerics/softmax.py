@@ -1,10 +1,15 @@
-"""Softmax numerics (SPEC §1), one code path for float64 arrays and mpmath.
+"""Softmax numerics (SPEC §1), one code path for float64 arrays and mpmath, and one for Arb balls.
 
-Functions take numpy arrays of float64 or of mpmath mpf (dtype=object): the
-arithmetic is the same, the precision is the caller's (scoped with mp.workdps).
+Functions take numpy arrays of float64 or of mpmath mpf (dtype=object): the arithmetic is the
+same, the precision is the caller's (scoped with mp.workdps). `softmax_balls` takes exact logits
+(Fractions, or `Log(z)` for coefficients given as z) and returns balls at the context precision,
+with every 1 − z_k a sum of the other coefficients; `log_complements` is the float64 log domain.
 """
+import flint
 import mpmath as mp
 import numpy as np
+
+from verify.numerics.precision import Log, to_arb, to_fraction
 
 
 def _is_mp(array):
@@ -42,6 +47,66 @@ def complements(z):
     return comp
 
 
+def log_complements(log_z):
+    """log(1 − z_k) from float64 log z: log1p(−z_k), except log Σ_{j≠k} z_j for the largest z_k."""
+    top = int(np.argmax(log_z))
+    with np.errstate(divide="ignore"):  # the top entry's log1p(−1) is replaced below
+        out = np.log1p(-np.exp(log_z))
+    others = np.delete(log_z, top)
+    m = others.max()
+    out[top] = m + np.log(np.sum(np.exp(others - m)))
+    return out
+
+
+def exact_keys(log_z):
+    """Exact sort keys of exact log-weights (a logit as a Fraction, int, float or mpf, each taken exactly, or
+    `Log(z)`): z is increasing in the key, and equal keys are exactly tied coefficients."""
+    if all(isinstance(v, Log) for v in log_z):
+        return [v.of for v in log_z]
+    if any(isinstance(v, Log) for v in log_z):
+        raise TypeError("give every coefficient as a logit or every one as Log(z), not a mixture")
+    return [to_fraction(v) for v in log_z]
+
+
+def softmax_balls(log_z):
+    """(z, 1 − z, e) as lists of Arb balls at the context precision, from exact log-weights: e_k = z_k/z_max
+    (exp of the exact logit difference, or the exact ratio of coefficients given as z), z_k = e_k/Σe and
+    1 − z_k = Σ_{j≠k} e_j/Σe by prefix and suffix sums (positive terms: no cancellation for any k)."""
+    keys = exact_keys(log_z)
+    top = max(keys)
+    if isinstance(log_z[0], Log):
+        e = [to_arb(k / top) for k in keys]
+    else:
+        e = [to_arb(k - top).exp() for k in keys]
+    n = len(e)
+    prefix = [flint.arb(0)]
+    for v in e:
+        prefix.append(prefix[-1] + v)
+    suffix = [flint.arb(0)] * (n + 1)
+    for k in range(n - 1, -1, -1):
+        suffix[k] = suffix[k + 1] + e[k]
+    total = prefix[n]
+    z = [v / total for v in e]
+    return z, [(prefix[k] + suffix[k + 1]) / total for k in range(n)], e
+
+
+def extreme_ratio(log_z):
+    """R = z_max/z_min as a ball: the exact ratio of coefficients given as z, or exp of the exact logit difference."""
+    keys = exact_keys(log_z)
+    top, bottom = max(keys), min(keys)
+    return to_arb(top / bottom) if isinstance(log_z[0], Log) else to_arb(top - bottom).exp()
+
+
+def jacobian_balls(z, complements):
+    """J(z) = diag(z) − zzᵀ as an arb_mat, its diagonal z_k(1 − z_k) from the complements (no cancellation)."""
+    n = len(z)
+    J = flint.arb_mat(n, n)
+    for i in range(n):
+        for j in range(n):
+            J[i, j] = z[i] * complements[i] if i == j else -z[i] * z[j]
+    return J
+
+
 def jacobian(z):
     """J(z) = diag(z) − z zᵀ (symmetric PSD, J 1 = 0), diagonal z_k(1 − z_k) without cancellation."""
     z = np.asarray(z)
@@ -71,21 +136,6 @@ def hessian_tensor(z):
     E = eye - z[None, :]
     J = jacobian(z)
     return z[:, None, None] * (E[:, :, None] * E[:, None, :] - J[None, :, :])
-
-
-def tangent_basis(n, mp_dps=None):
-    """Orthonormal basis of T = 1^⊥ (Helmert columns), n × (n − 1)."""
-    if mp_dps is None:
-        Q = np.zeros((n, n - 1))
-        sqrt = np.sqrt
-    else:
-        Q = np.array([[mp.mpf(0)] * (n - 1) for _ in range(n)], dtype=object)
-        sqrt = mp.sqrt
-    for k in range(1, n):
-        norm = sqrt(k * (k + 1))
-        Q[:k, k - 1] = 1 / norm
-        Q[k, k - 1] = -k / norm
-    return Q
 
 
 def on_simplex_error(z, tol=1e-12):

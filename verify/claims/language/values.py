@@ -15,10 +15,10 @@ import mpmath as mp
 import numpy as np
 
 from verify.numerics.curvature import curvature_balls, curvature_fast, curvature_precise, scaled_operators
-from verify.numerics.arb import all_eigenvalues, jacobian_arb, on_tangent, softmax_arb
 from verify.numerics.precision import bits_for, to_arb, to_mpf
 from verify.numerics.secular import j_eigenvalues, j_eigenvalues_mp, within_float_range
-from verify.numerics.softmax import jacobian, softmax, tangent_basis
+from verify.numerics.softmax import jacobian, softmax
+from verify.numerics.tangent import tangent_basis
 
 FAST_BITS = 64  # the fast stage's balls: float64 spectra, evaluated a little above float precision
 FLOAT_REL_ERR = 1e-13  # the float64 path's values (log-domain spectra, secular roots) carry at most this
@@ -173,32 +173,7 @@ def _lam_mp(case, dps):
 
 def ball_spectrum(case, needs=frozenset()):
     """Every quantity as an Arb ball at the context precision (None where it could not be enclosed)."""
-    q = curvature_balls(case.logits, case.H)
-    if q is None:
-        q = _empty_spectrum(case)
-    extra = {}
-    if "j" in needs:
-        extra["j"] = _series_or_nones(all_eigenvalues(on_tangent(jacobian_arb(softmax_arb(case.logits)), case.n)), case.n)
-    if "lam" in needs and q.lambda_max is not None:
-        J = jacobian_arb(softmax_arb(case.logits))
-        H = flint.arb_mat([[to_arb(v) for v in row] for row in case.H])
-        extra["lam"] = _series_or_nones(all_eigenvalues(on_tangent(J * H * J, case.n)), case.n)
-    elif "lam" in needs:
-        extra["lam"] = (None,) * (case.n - 1)
-    return dataclasses.replace(q, **extra)
-
-
-def _series_or_nones(increasing, n):
-    return (None,) * (n - 1) if increasing is None else tuple(reversed(increasing))
-
-
-def _empty_spectrum(case):
-    from verify.numerics.curvature import CurvatureSpectrum
-
-    z = softmax_arb(case.logits)
-    z_desc = tuple(sorted(z, key=lambda a: a.mid(), reverse=True))
-    return CurvatureSpectrum(case.n, None, None, None, None, None, None, z_desc, 0.0, None, kappa=None,
-                             R=z_desc[0] / z_desc[-1])
+    return curvature_balls(case.logits, case.H, want=tuple(sorted(needs)))
 
 
 def ball_point(case, spectrum, bits):

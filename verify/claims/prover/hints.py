@@ -15,7 +15,7 @@ import numpy as np
 
 from verify.claims.cases import Case, parse_case
 from verify.errors import InputError
-from verify.numerics.softmax import tangent_basis
+from verify.numerics.tangent import tangent_basis
 
 MAX_N = 12  # a generic piece's model n is brought down to this (the search's n range)
 

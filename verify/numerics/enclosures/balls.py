@@ -1,17 +1,13 @@
 """Rendering arb balls: `[lo, hi]` decimal strings (outward rounded) and (mid, rad) as mpf."""
+import flint
 import mpmath as mp
-from mpmath.libmp import from_man_exp
 
-
-def _mpf(x):
-    """The exact value of an arb point (or an arf) as an mpf, not rounded to mpmath's precision."""
-    man, exp = x.man_exp()
-    return mp.make_mpf(from_man_exp(int(man), int(exp)))
+from verify.numerics.precision import arb_to_mpf
 
 
 def ball_mid_rad(ball):
     """(mid, rad) of an arb ball as exact mpf values."""
-    return _mpf(ball.mid()), _mpf(ball.rad())
+    return arb_to_mpf(ball.mid()), arb_to_mpf(flint.arb(ball.rad()))
 
 
 def ball_interval(ball, digits=30):

@@ -17,71 +17,40 @@ Each is enclosed by `verified.refine_extreme` (Kato–Temple from a float64
 eigendecomposition, with the neighbouring eigenvalue bounded by
 `verified.VerifiedPencil`); the float copies' distances to the exact matrices
 are bounded a priori (docstrings below).  When the neighbour cannot be
-separated (clusters, ties) or the digits fall short, small examples
-(n ≤ DENSE_MAX) are recomputed densely with acb_mat.eig (`dense.py`); larger ones
-keep the wider ball, honestly, and say so in `methods` and `digits`.
+separated (clusters, ties) the ball is the verified Weyl–Ostrowski enclosure,
+honestly wider; `verify.numerics.enclosures.case` then recomputes such a
+quantity on the ball path where n allows.
 Isotropic H = aI + b11ᵀ (detected exactly): L_T = μ_T = a, {L, μ} = {a, a + nb};
 with tied extreme coefficients (exactly equal logits) the extreme eigenvalue of
 J is that coefficient (it has an eigenvector e_i − e_j), so λ = a z².
 """
 import math
-import time
-from dataclasses import dataclass, field
 
 import flint
 import numpy as np
 import scipy.linalg
 
-from verify.numerics.enclosures import dense
-from verify.numerics.enclosures.balls import ball_mid_rad
-from verify.numerics.enclosures.exact import Coefficients, ExactMatrix, fraction_to_arb
-from verify.numerics.enclosures.verified import (ETA, U, VerifiedPencil, centre, centre_error, fro, matmul_error,
-                                        refine_extreme, rel_width)
 from verify.errors import InputError
+from verify.numerics.enclosures.exact import ExactMatrix
+from verify.numerics.enclosures.verified import VerifiedPencil, refine_extreme, rel_width
+from verify.numerics.rounding import ETA, U, centre_error, fro, matmul_error
+from verify.numerics.precision import to_arb
+from verify.numerics.softmax import exact_keys, extreme_ratio, softmax_balls
+from verify.numerics.spectrum import CurvatureSpectrum
+from verify.numerics.tangent import centre, project as _project
 
-DENSE_MAX = 64  # dense acb fallback up to this n
 GUARD_BITS = 40
 TAU = 2.0**-96  # float copies: entries below TAU are set to 0 (graded matrices make LAPACK produce subnormals,
 # ~100× slower; entries this small do not matter at float64 accuracy relative to the ~1 top eigenvalue); each
 # such change is ≤ TAU per entry, ≤ n·TAU in Frobenius norm, and is added to the error bound where made.
-NAMES = ("lambda_max", "lambda_min", "L_T", "mu_T", "L", "mu")
-
-
-@dataclass(frozen=True)
-class CurvatureEnclosure:
-    """Rigorous arb balls for one example; `digits[name]` = correct significant digits of the ball."""
-
-    n: int
-    lambda_max: flint.arb
-    lambda_min: flint.arb
-    kappa: flint.arb
-    L_T: flint.arb
-    mu_T: flint.arb
-    L: flint.arb
-    mu: flint.arb
-    R: flint.arb
-    z_desc: tuple  # arb balls, largest first
-    dps: int  # target digits
-    prec: int  # working precision in bits (the dense fallback may have used more)
-    digits: dict = field(default_factory=dict)
-    methods: dict = field(default_factory=dict)
-    seconds: float = 0.0
-
-    @property
-    def min_digits(self):
-        return min(self.digits.values())
-
-    def mid(self, name):
-        """The ball's midpoint as an exact mpf."""
-        return arb_mid_mpf(getattr(self, name))
-
-
-def arb_mid_mpf(a):
-    """The ball's midpoint, exactly, as an mpf."""
-    return ball_mid_rad(a)[0]
+NAMES = ("lambda_max", "lambda_min", "L_T", "mu_T", "L_amb", "mu_amb")
+MAX_DPS = 10_000
 
 
 def correct_digits(ball):
+    """Correct significant digits a ball guarantees (0 when it contains 0 or is not finite)."""
+    if ball is None:
+        return 0.0
     w = rel_width(ball)
     if w == 0:
         return math.inf
@@ -89,46 +58,26 @@ def correct_digits(ball):
 
 
 class _Scaled:
-    """Coefficient data and scalings at the context precision (recomputable for the dense path)."""
+    """Coefficient data and scalings (exact powers of two) at the context precision."""
 
-    def __init__(self, coeffs, Hx):
-        self.coeffs, self.Hx, self.n = coeffs, Hx, coeffs.n
-        self.m = self.j = None
-        self.recompute()
-
-    def recompute(self):
-        n = self.n
-        e = self.coeffs.weights()
-        prefix = [flint.arb(0)]
-        for v in e:
-            prefix.append(prefix[-1] + v)
-        suffix = [flint.arb(0)] * (n + 1)
-        for k in range(n - 1, -1, -1):
-            suffix[k] = suffix[k + 1] + e[k]
-        total = prefix[n]
-        self.z = [v / total for v in e]
-        self.S = [(prefix[k] + suffix[k + 1]) / total for k in range(n)]  # 1 − z_k, sums of positives
+    def __init__(self, log_z):
+        self.n = n = len(log_z)
+        keys = exact_keys(log_z)
+        self.order = sorted(range(n), key=lambda k: keys[k], reverse=True)  # z descending, exact
+        self.tied = keys[self.order[0]] == keys[self.order[1]], keys[self.order[-1]] == keys[self.order[-2]]
+        self.z, self.S, _ = softmax_balls(log_z)  # 1 − z_k = S_k, sums of positives
         jdiag = [a * b for a, b in zip(self.z, self.S)]
-        if self.m is None:  # fix the scalings once (powers of two), from the first precision
-            top = max(jdiag, key=lambda a: float(a.mid().log()))
-            self.m = int(math.floor(float(top.mid().log()) / math.log(4)))
-            zmin = min(self.z, key=lambda a: float(a.mid().log()))
-            j = int(math.floor(float(zmin.mid().log()) / math.log(2)))
-            while not flint.arb(2) ** j <= zmin:
-                j -= 1
-            self.j = j
-        c = flint.arb(4) ** self.m
-        self.c = c
+        top = max(jdiag, key=lambda a: float(a.mid().log()))
+        self.m = int(math.floor(float(top.mid().log()) / math.log(4)))
+        zmin = min(self.z, key=lambda a: float(a.mid().log()))
+        j = int(math.floor(float(zmin.mid().log()) / math.log(2)))
+        while not flint.arb(2) ** j <= zmin:
+            j -= 1
+        self.c = flint.arb(4) ** self.m
         self.w = [v * flint.arb(2) ** (-self.m) for v in self.z]
-        self.d = [v / c for v in jdiag]
-        g = flint.arb(2) ** self.j
-        self.g = g
-        self.e = [g / v for v in self.z]  # in (0, 1]
-
-    def hs_arb(self):
-        return self.Hx.scaled_arb()
-
-    # exact operators on lists of arb -------------------------------------------------
+        self.d = [v / self.c for v in jdiag]
+        self.g = flint.arb(2) ** j
+        self.e = [self.g / v for v in self.z]  # in (0, 1]
 
     def apply_J(self, y):
         """J_s y with (J y)_k = z_k (S_k y_k − Σ_{j≠k} z_j y_j) (Σz = 1), prefix sums: O(n), no cancellation in 1 − z_k."""
@@ -141,12 +90,6 @@ class _Scaled:
         for k in range(n - 1, -1, -1):
             suffix[k] = suffix[k + 1] + t[k]
         return [self.z[k] * (self.S[k] * y[k] - (prefix[k] + suffix[k + 1])) / self.c for k in range(n)]
-
-
-def _project(y):
-    """P y = y − mean(y) 1 (balls containing the exact projection)."""
-    mean = sum(y, flint.arb(0)) / len(y)
-    return [v - mean for v in y]
 
 
 def _vector_error(balls, floats):
@@ -180,21 +123,18 @@ def _floats(balls):
     return np.array([float(b.mid()) for b in balls])
 
 
-def enclose_curvature(log_z, H, dps=30, *, z=None, dense_max=DENSE_MAX):
-    """Rigorous enclosures for one example: logits `log_z` (or coefficients `z=`), SPD `H`, `dps` digits.
+def enclose_curvature(log_z, H, dps=30):
+    """(spectrum, methods, bits): rigorous balls for one example by the scaled Kato–Temple path above.
 
-    log_z: sequence of exact numbers (int, float, Fraction, decimal string, mpf); only
-    differences matter (z = softmax(log_z)).  z: positive exact numbers, normalised
-    exactly (z / Σz).  H: float64 ndarray (exact binary values) or a table of exact numbers.
-    """
-    start = time.perf_counter()
-    if isinstance(dps, bool) or not isinstance(dps, int) or not 1 <= dps <= 10_000:
-        raise InputError(f"dps is {dps!r}; give a whole number of digits between 1 and 10000")
-    coeffs = Coefficients(logits=None if z is not None else log_z, z=z)
-    n = coeffs.n
-    if H is None:
-        raise InputError("H is missing; give the symmetric positive definite curvature of the loss in z")
-    Hx = ExactMatrix(H, n)
+    log_z: exact log-weights (Fraction or int logits, or `Log(z)` for coefficients given as z);
+    H: float64 ndarray (exact binary values), rows of exact numbers or an ExactMatrix, symmetric positive definite.
+    The spectrum is a CurvatureSpectrum of balls; `methods[name]` says how each was enclosed."""
+    if isinstance(dps, bool) or not isinstance(dps, int) or not 1 <= dps <= MAX_DPS:
+        raise InputError(f"dps is {dps!r}; give a whole number of digits between 1 and {MAX_DPS}")
+    n = len(log_z)
+    if n < 2:
+        raise InputError(f"an example needs at least 2 tokens (T = 1^⊥ is trivial for n = {n})")
+    Hx = H if isinstance(H, ExactMatrix) else ExactMatrix(H, n)
     iso = Hx.isotropic()
     if iso is not None:
         a, b = iso
@@ -207,51 +147,29 @@ def enclose_curvature(log_z, H, dps=30, *, z=None, dense_max=DENSE_MAX):
         cond = float(max(a, a + n * b) / min(a, a + n * b))
     else:
         cond = w_H[-1] / w_H[0] if w_H[0] > 0 else 1e16
+    keys = exact_keys(log_z)
+    spread = float(max(keys) - min(keys)) if not hasattr(log_z[0], "of") else math.log(float(max(keys) / min(keys)))
     prec = (math.ceil(dps * math.log2(10)) + GUARD_BITS + math.ceil(math.log2(n))
-            + math.ceil(math.log2(coeffs.magnitude + 1)) + math.ceil(math.log2(max(cond, 1.0))))
+            + math.ceil(math.log2(max(spread, 1.0) + 1)) + math.ceil(math.log2(max(cond, 1.0))))
     target = 10.0 ** (-dps) / 4
     with flint.ctx.workprec(prec):
-        out, methods = _fast(coeffs, Hx, iso, A_H, copy_exact, w_H, V_H, target)
-        ctx = out.pop("_ctx")
-        short = [k for k in NAMES if k in out and rel_width(out[k]) >= target]
-        if short and n <= dense_max:
-            got, bits = dense.dense_enclosures(ctx, short, target, prec)
-            with flint.ctx.workprec(bits):
-                ctx.recompute()
-                h = flint.arb(2) ** Hx.log2_scale
-                for k in short:
-                    v = got[k]
-                    if k == "lambda_max":
-                        v = ctx.c**2 * h * v
-                    elif k == "lambda_min":
-                        v = h * ctx.g**2 / v
-                    else:
-                        v = h * v
-                    if rel_width(v) < rel_width(out[k]):
-                        out[k] = v
-                        methods[k] = f"dense acb_mat.eig ({bits} bits)"
-            ctx.recompute()
-        if "mu" in out and not out["mu"] > 0:
-            if out["mu"] < 0:
+        out, methods, ctx = _fast(_Scaled(log_z), Hx, iso, A_H, copy_exact, w_H, V_H, target)
+        if not out["mu_amb"] > 0:
+            if out["mu_amb"] < 0:
                 raise InputError("H is not positive definite (its smallest eigenvalue is certainly negative)")
             raise InputError("H could not be certified positive definite (smallest eigenvalue "
-                             f"within {float(out['mu'].rad()):.2g} of 0); the curvature needs an SPD H")
+                             f"within {float(out['mu_amb'].rad()):.2g} of 0); the curvature needs an SPD H")
         if not out["lambda_min"] > 0:
             raise InputError("λ_min of J H J on T could not be certified positive; check that H is SPD")
-        z_desc = tuple(ctx.z[k] for k in coeffs.order)
-        kappa = out["lambda_max"] / out["lambda_min"]
-        R = z_desc[0] / z_desc[-1]
-    digits = {k: correct_digits(out[k]) for k in NAMES}
-    digits["kappa"] = correct_digits(kappa)
-    return CurvatureEnclosure(n, out["lambda_max"], out["lambda_min"], kappa, out["L_T"], out["mu_T"],
-                              out["L"], out["mu"], R, z_desc, dps, prec, digits, methods,
-                              time.perf_counter() - start)
+        z_desc = tuple(ctx.z[k] for k in ctx.order)
+        spectrum = CurvatureSpectrum(n, *(out[k] for k in NAMES), z_desc, 0.0, None,
+                                     kappa=out["lambda_max"] / out["lambda_min"], R=extreme_ratio(log_z))
+    return spectrum, methods, prec
 
 
-def _fast(coeffs, Hx, iso, A_H, copy_exact, w_H, V_H, target):
-    """The O(n²)-in-arb path (plus O(n³) float64); returns {name: ball} and {name: method}."""
-    n = coeffs.n
-    ctx = _Scaled(coeffs, Hx)
+def _fast(ctx, Hx, iso, A_H, copy_exact, w_H, V_H, target):
+    """The O(n²)-in-arb path (plus O(n³) float64); returns {name: ball}, {name: method} and ctx."""
+    n = ctx.n
     h = flint.arb(2) ** Hx.log2_scale
     Hs = Hx.scaled_arb()
     eta = flint.arb(ETA)
@@ -264,7 +182,7 @@ def _fast(coeffs, Hx, iso, A_H, copy_exact, w_H, V_H, target):
     def apply_HT(y):
         return _project(apply_H(y))
 
-    out, methods = {"_ctx": ctx}, {}
+    out, methods = {}, {}
     KT = "Kato–Temple on float64 eigenvectors, {} refinement step(s)"
     one = flint.arb(1)
 
@@ -272,11 +190,11 @@ def _fast(coeffs, Hx, iso, A_H, copy_exact, w_H, V_H, target):
     A_T = centre(A_H)
     e_T = e_H + centre_error(A_H)  # ‖P(H_s − A_H)P‖ ≤ e_H, plus the centring's rounding
     if iso is not None:
-        a, b = (fraction_to_arb(v) for v in iso)
+        a, b = (to_arb(v) for v in iso)
         out["L_T"] = out["mu_T"] = a
         hi, lo = (a, a + n * b) if iso[1] < 0 else (a + n * b, a)
-        out["L"], out["mu"] = hi, lo
-        methods.update({k: "exact (isotropic H = aI + b11ᵀ)" for k in ("L_T", "mu_T", "L", "mu")})
+        out["L_amb"], out["mu_amb"] = hi, lo
+        methods.update({k: "exact (isotropic H = aI + b11ᵀ)" for k in ("L_T", "mu_T", "L_amb", "mu_amb")})
         mu_T_scaled = a / h
     else:
         vp = VerifiedPencil(A_H, e_H, V_H)
@@ -285,10 +203,10 @@ def _fast(coeffs, Hx, iso, A_H, copy_exact, w_H, V_H, target):
             raise InputError("H is not positive definite (its smallest eigenvalue is certainly negative)")
         ball, steps, _ = refine_extreme(apply_H, None, None, V_H[:, -1], V_H, w_H, n - 1, "top",
                                         vp.enclosure(n - 2)[1], one, vp.enclosure(n - 1), target)
-        out["L"], methods["L"] = h * ball, KT.format(steps)
+        out["L_amb"], methods["L_amb"] = h * ball, KT.format(steps)
         ball, steps, _ = refine_extreme(apply_H, None, None, V_H[:, 0], V_H, w_H, 0, "bottom",
                                         vp.enclosure(1)[0], one, (lo0, hi0), target)
-        out["mu"], methods["mu"] = h * ball, KT.format(steps)
+        out["mu_amb"], methods["mu_amb"] = h * ball, KT.format(steps)
         w_T, V_T = np.linalg.eigh(A_T)
         vt = VerifiedPencil(A_T, e_T, V_T)
         # H SPD ⇒ spec(P H_s P) = {0} ∪ spec(H_T) with 0 lowest: index 1 is μ_T, n − 1 is L_T.
@@ -301,13 +219,13 @@ def _fast(coeffs, Hx, iso, A_H, copy_exact, w_H, V_H, target):
         out["mu_T"], methods["mu_T"] = h * ball, KT.format(steps)
         mu_T_scaled = ball
         if not mu_T_scaled > 0:  # λ_min(H_T) ≥ λ_min(H) (Cauchy interlacing for a compression)
-            mu_T_scaled = out["mu"] / h
+            mu_T_scaled = out["mu_amb"] / h
 
-    top_tied, bottom_tied = coeffs.tied_extremes()
+    top_tied, bottom_tied = ctx.tied
 
     # ---- λ_max(B) = c² h λ_max(J_s H_s J_s) -------------------------------------------
     if iso is not None and top_tied:
-        out["lambda_max"] = out["L_T"] * ctx.z[coeffs.order[0]] ** 2
+        out["lambda_max"] = out["L_T"] * ctx.z[ctx.order[0]] ** 2
         methods["lambda_max"] = "exact (isotropic H, tied largest coefficient: λ_max(J) = z_max)"
     else:
         # Off-diagonal −w_i w_j from w_i ≈ f_i 2^{k_i} (f_i float, k_i integer, relative error ≤ ρ):
@@ -342,7 +260,7 @@ def _fast(coeffs, Hx, iso, A_H, copy_exact, w_H, V_H, target):
 
     # ---- λ_min(B) = h g² / ν₁, ν₁ = top of the pencil (C_s, H_T) on T --------------------
     if iso is not None and bottom_tied:
-        out["lambda_min"] = out["L_T"] * ctx.z[coeffs.order[-1]] ** 2
+        out["lambda_min"] = out["L_T"] * ctx.z[ctx.order[-1]] ** 2
         methods["lambda_min"] = "exact (isotropic H, tied smallest coefficient: λ_min(J on T) = z_min)"
     else:
         # E P E = E² − eeᵀ/n from e_i ≈ f_i 2^{k_i} (relative error ≤ ρ; e ≤ 1 may be far below float64's
@@ -373,4 +291,4 @@ def _fast(coeffs, Hx, iso, A_H, copy_exact, w_H, V_H, target):
                                         vc.enclosure(n - 2)[1], mu_T_scaled, vc.enclosure(n - 1), target)
         out["lambda_min"] = h * ctx.g**2 / ball
         methods["lambda_min"] = KT.format(steps) + " (pencil (g²(J⁺)², H) on T)"
-    return out, methods
+    return out, methods, ctx

@@ -1,0 +1,166 @@
+"""Input validation at the scale ends: the one exact-number parser, case-file keys and size, and the rigorous
+positive-definiteness and constants checks (`verify.numerics.definite`) against exact decisions."""
+import json
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import run_cli
+from verify.claims.cases import MAX_FILE_BYTES, load_case, parse_case
+from verify.errors import InputError
+from verify.numerics.definite import EXACT_MAX, positive_definite
+from verify.numerics.precision import MAX_DIGITS, exact_decimal, parse_number
+
+
+@pytest.mark.parametrize("text,value", [
+    ("1e-400", F(1, 10**400)), ("-0.5", F(-1, 2)), (".5", F(1, 2)), ("5.", F(5)), ("1E+3", F(1000)),
+    ("00012.50e-2", F(1, 8)), (" 7 ", F(7)), ("-0", F(0)),
+])
+def test_decimal_text_is_exact(text, value):
+    assert parse_number(text, "x") == value
+
+
+def _integer_of(text):
+    """int(text) for any number of digits, by 1000-digit chunks (int() refuses more than 4,300)."""
+    value = 0
+    for start in range(0, len(text), 1000):
+        chunk = text[start:start + 1000]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return value
+
+
+def test_numbers_of_4301_to_10000_digits_parse_and_print_exactly():
+    for digits in (4301, 9999, MAX_DIGITS):
+        text = "7" * digits
+        assert parse_number(text, "x") == _integer_of(text)
+        assert parse_number(text + "e-5", "x").denominator == 10**5
+        assert exact_decimal(parse_number(text, "x")) == text
+    assert parse_number(10**MAX_DIGITS - 1, "x") == 10**MAX_DIGITS - 1
+
+
+@pytest.mark.parametrize("value", ["١", "-١", "１", "1٫5", "nan", "inf", "0x10", "", "1/3", "1_0", ".", "+", "1e",
+                                   "7" * (MAX_DIGITS + 1), "1e100001", "1e-100001", "1e" + "9" * 5000,
+                                   10**MAX_DIGITS, True, None, [1], float("nan")],
+                         ids=lambda v: "10**10000" if isinstance(v, int) and v > 10**100 else repr(v)[:16])
+def test_refused_in_one_line(value):
+    with pytest.raises(InputError) as info:
+        parse_number(value, "x")
+    assert "\n" not in str(info.value)
+
+
+def test_library_numbers_share_the_bounds():
+    import mpmath as mp
+
+    assert parse_number(F(1, 3), "x") == F(1, 3)
+    assert parse_number(np.float64(0.5), "x") == F(1, 2)
+    with mp.workdps(30):
+        assert parse_number(mp.mpf(1) / 4, "x") == F(1, 4)
+    with pytest.raises(InputError):
+        parse_number(F(1, 3 ** 300000), "x")
+
+
+def test_unknown_key_is_refused_with_the_nearest_one():
+    with pytest.raises(InputError, match='unknown key .Mu.; did you mean "mu"'):
+        parse_case({"logits": [0, -1], "H": [[1, 0], [0, 1]], "Mu": "0.5"})
+    with pytest.raises(InputError, match="the keys are"):
+        parse_case({"logits": [0, -1], "H": [[1, 0], [0, 1]], "comment": "x"})
+
+
+def test_file_size_is_bounded(tmp_path):
+    path = tmp_path / "big.json"
+    with open(path, "wb") as handle:
+        handle.seek(MAX_FILE_BYTES + 10)
+        handle.write(b"0")
+    with pytest.raises(InputError, match="larger than"):
+        load_case(str(path))
+    out = run_cli("theorem2", "--case", "/dev/zero")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "larger than" in out.stderr
+
+
+def test_big_json_integers_are_numbers_not_a_json_error(tmp_path):
+    path = tmp_path / "case.json"
+    path.write_text('{"logits": [0, -1], "H": [[' + "1" + "0" * 5000 + ', 0], [0, 1]]}')
+    with pytest.raises(InputError, match="beyond ±1e300"):  # refused by H's bound, not as invalid JSON
+        load_case(str(path))
+
+
+# ---------------------------------------------------------------- positive definiteness
+
+
+def _householder_spd(values, v):
+    n = len(values)
+    norm = sum(x * x for x in v)
+    Q = [[F(int(i == j)) - F(2 * v[i] * v[j], norm) for j in range(n)] for i in range(n)]
+    return [[sum(Q[i][k] * F(values[k]) * Q[k][j] for k in range(n)) for j in range(n)] for i in range(n)]
+
+
+@pytest.mark.parametrize("scale", [F(1, 10**60), F(1, 10**250), F(10**250), F(1)])
+def test_definiteness_at_the_matrix_own_scale(scale):
+    H = _householder_spd([1, 2, 3, 5], [1, -2, 3, 1])
+    assert positive_definite([[v * scale for v in row] for row in H]) is True
+    assert positive_definite([[-v * scale for v in row] for row in H]) is False
+    assert positive_definite([[scale if i == j else 0 for j in range(5)] for i in range(5)]) is True
+
+
+def test_graded_diagonal_and_a_tiny_off_diagonal():
+    H = [[F(1), F(0)], [F(0), F(1, 10**20)]]
+    assert positive_definite(H) is True  # van der Sluis scaling: float64 alone would see a singular matrix
+    H = [[F(1), F(1, 10**10)], [F(1, 10**10), F(1, 10**20)]]  # singular: det = 0
+    assert positive_definite(H) is False and positive_definite(H, strict=False) is True
+
+
+def test_boundary_decided_exactly_and_undecided_beyond_exact_max():
+    values = [F(1)] + [F(1) + F(k, 10**30) for k in range(1, 5)]
+    H = _householder_spd(values, [2, -1, 3, 1, 1])
+    assert positive_definite(H, shift=1) is False and positive_definite(H, shift=1, strict=False) is True
+    assert positive_definite(H, shift=1 + F(1, 10**40)) is False
+    n = EXACT_MAX + 1
+    big = _householder_spd([1] + [2] * (n - 1), [k % 3 + 1 for k in range(n)])
+    assert positive_definite(big, shift=1, strict=False) is None  # λ_min − 1 = 0 exactly: no float64 verdict
+    assert positive_definite(big, shift=F(1, 2)) is True
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 6).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.integers(-4, 4), min_size=n * n,
+                                                                            max_size=n * n), st.integers(-3, 3))))
+def test_agrees_with_the_exact_characteristic_polynomial(case):
+    n, entries, shift = case
+    A = np.array(entries).reshape(n, n)
+    H = [[F(int(v)) for v in row] for row in (A + A.T)]
+    import flint
+
+    poly = flint.fmpq_mat(n, n, [int(v) - (shift if i == j else 0) for i, row in enumerate(H) for j, v in enumerate(row)])
+    signed = [c * (-1) ** (n - k) for k, c in enumerate(poly.charpoly().coeffs())]
+    assert positive_definite(H, shift) == all(c > 0 for c in signed)
+    assert positive_definite(H, shift, strict=False) == all(c >= 0 for c in signed)
+
+
+def test_case_constants_are_checked_rigorously():
+    H = [["1.4", "0.1"], ["0.1", "1.4"]]  # eigenvalues 1.3 and 1.5
+    assert parse_case({"logits": [0, 0], "H": H, "mu": "1.3", "L": "1.5"}).mu == F(13, 10)
+    with pytest.raises(InputError, match="above λ_min"):
+        parse_case({"logits": [0, 0], "H": H, "mu": "1.3000000000000000000000000000000000000000001"})
+    with pytest.raises(InputError, match="below λ_max"):
+        parse_case({"logits": [0, 0], "H": H, "L": "1.4999999999999999999999999999999999999999999"})
+    with pytest.raises(InputError, match="not positive"):
+        parse_case({"logits": [0, 0], "H": H, "mu": "0"})
+
+
+def test_spd_check_of_1e_minus_60_identity_and_scaled_matrices():
+    for scale in ("1e-60", "1e-250"):
+        case = parse_case({"logits": [0, -1, -2], "H": [[scale, "0", "0"], ["0", scale, "0"], ["0", "0", scale]]})
+        assert case.H[0][0] == parse_number(scale, "x")
+    with pytest.raises(InputError, match="not positive definite"):
+        parse_case({"logits": [0, -1], "H": [["1e-250", "2e-250"], ["2e-250", "1e-250"]]})
+
+
+def test_spectrum_cost_is_bounded(tmp_path):
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps({"z": ["1"] + ["1e-99999"] * 999}))
+    out = run_cli("spectrum", str(path), "--json", timeout=120)
+    assert out.returncode == 0, out.stderr
+    values = json.loads(out.stdout)["eigenvalues"]
+    assert len(values) == 1000 and float(values[-1]) == 0
