@@ -15,7 +15,7 @@ from verify.claims.engine import Decider
 from verify.claims.jobs import Job
 from verify.claims.record import AMBIENT, READINGS, TANGENT, CheckerClaim, FormulaClaim
 from verify.claims.registry import REGISTRY
-from verify.claims.search import simple_cases
+from verify.claims.strategies import cases as simple_cases
 
 # the claim ids SPEC §3 names for Theorem 2 (the spec, not verdicts)
 SPEC_T2_IDS = ["T2.eq47.max", "T2.eq47.min", "T2.eq47.kappa", "T2.swapped", "T2.interlace", "T2.multi"]

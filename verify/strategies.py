@@ -1,10 +1,7 @@
-"""Hypothesis strategies for property tests of Theorem 2-style claims, in your own test suite.
-
-Every number drawn is exact: logits are dyadic rationals (integers, or integers plus a
-multiple of 2^-30), Hessians have dyadic entries built as Q Λ Qᵀ from exactly orthogonal
-Householder products Q = Π (I − 2 v vᵀ / vᵀv) with vᵀv a power of 2, so H is symmetric
-and positive definite *exactly*, with the chosen spectrum Λ.  Everything shrinks toward
-small n, zero logits (the uniform vector) and small integers.
+"""Hypothesis strategies for property tests of claims about (z, H), in your own test suite: exact
+probability vectors (coefficients down to e⁻⁷⁰⁰, ties, near-uniform), exactly SPD matrices with chosen
+spectra in the three families, and whole cases. They are the strategies the search itself draws from
+(verify.claims.strategies); see that module for what each draws.
 
     >>> from hypothesis import given
     >>> from verify.strategies import cases
@@ -12,126 +9,6 @@ small n, zero logits (the uniform vector) and small integers.
     ... def test_my_bound(case):
     ...     ...  # case.logits, case.H (rows): exact Fractions in a verify.claims.cases.Case
 """
-from fractions import Fraction
+from verify.claims.strategies import FAMILIES, cases, probability_vectors, spd_matrices, spectra
 
-from hypothesis import strategies as st
-
-from verify.claims.cases import Case
-
-FAMILIES = ("spd", "isotropic", "diagonal")
-NEAR = 2**30  # near-uniform logits differ by multiples of 2^-30
-
-
-@st.composite
-def probability_vectors(draw, min_n=2, max_n=10, min_log=-700, ties=True):
-    """Log-coefficients s (a tuple of Fractions, largest 0) of z = softmax(s).
-
-    Mixes plain integer logits in [min_log, 0] (coefficients down to e^min_log), exact ties,
-    near-uniform vectors (logits within a few 2^-30 of each other) and vectors with some
-    coefficients at the floor e^min_log.  With ties=False all entries are distinct.
-
-    >>> probability_vectors(min_n=3, max_n=3).example()  # doctest: +SKIP
-    (Fraction(0, 1), Fraction(-12, 1), Fraction(-700, 1))
-    """
-    n = draw(st.integers(min_n, max_n))
-    kind = draw(st.sampled_from(("integers", "ties", "near_uniform", "floor")))
-    if kind == "near_uniform":
-        offsets = st.integers(-64, 0).map(lambda k: Fraction(k, NEAR))
-        logits = draw(st.lists(offsets, min_size=n, max_size=n, unique=not ties))
-    elif kind == "ties" and ties:
-        pool = draw(st.lists(st.integers(min_log, 0), min_size=1, max_size=max(1, n - 1), unique=True))
-        logits = [Fraction(v) for v in draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))]
-    elif kind == "floor":
-        floor = st.one_of(st.just(min_log), st.just(0), st.integers(min_log, 0))
-        logits = [Fraction(v) for v in draw(st.lists(floor, min_size=n, max_size=n, unique=not ties))]
-    else:
-        logits = [Fraction(v) for v in draw(st.lists(st.integers(min_log, 0), min_size=n, max_size=n, unique=not ties))]
-    top = max(logits)
-    return tuple(v - top for v in logits)
-
-
-def spectra(n, low=1, high=2**20):
-    """n positive integer eigenvalues in [low, high]: equal, spread over decades, or near-singular."""
-    decades = st.integers(0, high.bit_length() - 1).map(lambda b: max(low, min(high, 2**b)))
-    return st.lists(st.one_of(st.integers(low, min(high, 16)), decades), min_size=n, max_size=n)
-
-
-def spd_matrices(n, family="spd", spectrum=None):
-    """Exactly symmetric positive definite n×n matrices (tuples of rows of Fractions).
-
-    family "diagonal": diag(spectrum); "spd": Q diag(spectrum) Qᵀ with Q a product of one to
-    three exact Householder reflections; "isotropic": a I + b 11ᵀ, whose eigenvalues are a
-    (on T = 1^⊥) and a + n b (along 1) — `spectrum` then gives (a, a + n b).
-    `spectrum` (positive dyadic numbers) is drawn when None.  Bad arguments raise ValueError here.
-
-    >>> spd_matrices(2, family="diagonal", spectrum=(1, 4)).example()  # doctest: +SKIP
-    ((Fraction(1, 1), Fraction(0, 1)), (Fraction(0, 1), Fraction(4, 1)))
-    """
-    if family not in FAMILIES:
-        raise ValueError(f"family {family!r}: choose one of {', '.join(FAMILIES)}")
-    if spectrum is not None:
-        values = [Fraction(v) for v in spectrum]
-        expected = 2 if family == "isotropic" else n
-        if len(values) != expected or min(values) <= 0:
-            raise ValueError(f"spectrum {spectrum!r}: give {expected} positive eigenvalues for family {family!r}")
-    if family == "isotropic":
-        return _isotropic(n, spectrum)
-    return _conjugated(n, family, spectrum)
-
-
-@st.composite
-def _conjugated(draw, n, family, spectrum):
-    values = [Fraction(v) for v in (spectrum if spectrum is not None else draw(spectra(n)))]
-    H = [[values[i] if i == j else Fraction(0) for j in range(n)] for i in range(n)]
-    if family == "spd":
-        for _ in range(draw(st.integers(1, 3))):
-            H = _reflect(H, draw(_reflector(n)))
-    return tuple(tuple(row) for row in H)
-
-
-def _isotropic(n, spectrum):
-    """a I + b 11ᵀ with a > 0 and a + n b > 0 (small integers when drawn)."""
-    if spectrum is not None:
-        a, along_one = (Fraction(v) for v in spectrum)
-        return st.just(_isotropic_matrix(n, a, (along_one - a) / n))
-    pairs = st.integers(1, 16).flatmap(lambda a: st.tuples(st.just(a), st.integers(-((a - 1) // n), 16)))
-    return pairs.map(lambda ab: _isotropic_matrix(n, Fraction(ab[0]), Fraction(ab[1])))
-
-
-def _isotropic_matrix(n, a, b):
-    return tuple(tuple(a + b if i == j else b for j in range(n)) for i in range(n))
-
-
-@st.composite
-def _reflector(draw, n):
-    """v with entries ±1 on 2^k positions (vᵀv = 2^k, so 2/vᵀv is dyadic)."""
-    size = draw(st.sampled_from([2**k for k in range(4) if 2**k <= n]))
-    positions = draw(st.lists(st.integers(0, n - 1), min_size=size, max_size=size, unique=True))
-    signs = draw(st.lists(st.sampled_from((1, -1)), min_size=size, max_size=size))
-    v = [0] * n
-    for position, sign in zip(positions, signs):
-        v[position] = sign
-    return v
-
-
-def _reflect(H, v):
-    """Q H Q with Q = I − 2 v vᵀ / vᵀv (symmetric, orthogonal, exact)."""
-    n = len(H)
-    scale = Fraction(2, sum(x * x for x in v))
-    Q = [[(1 if i == j else 0) - scale * v[i] * v[j] for j in range(n)] for i in range(n)]
-    QH = [[sum(Q[i][k] * H[k][j] for k in range(n)) for j in range(n)] for i in range(n)]
-    return [[sum(QH[i][k] * Q[k][j] for k in range(n)) for j in range(n)] for i in range(n)]
-
-
-@st.composite
-def cases(draw, min_n=2, max_n=10, hessian="spd", min_log=-700, ties=True):
-    """verify.claims.cases.Case objects: logits from `probability_vectors`, H from `spd_matrices`.
-
-    The drawn Fractions are the case's exact numbers (a Case keeps user numbers exact).
-
-    >>> cases(min_n=2, max_n=4, hessian="isotropic").example()  # doctest: +SKIP
-    Case(logits=(Fraction(0, 1), Fraction(-3, 1)), H=((Fraction(2, 1), Fraction(1, 1)), ...), ...)
-    """
-    logits = draw(probability_vectors(min_n, max_n, min_log, ties))
-    H = draw(spd_matrices(len(logits), hessian))
-    return Case(tuple(logits), tuple(tuple(row) for row in H))
+STRATEGIES = (FAMILIES, cases, probability_vectors, spd_matrices, spectra)  # the public names, re-exported

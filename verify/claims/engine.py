@@ -13,19 +13,21 @@ from dataclasses import dataclass, field
 
 import flint
 import mpmath as mp
+import numpy as np
 
 from verify.claims import search
 from verify.claims.cases import parse_case
 from verify.claims.executors import check_stop
 from verify.claims.language.evaluate import decide_at
 from verify.claims.language.outcome import FAILS, HOLDS, TIGHT
-from verify.claims.language.values import ball_point, ball_spectrum, float_point, mp_point
+from verify.claims.language.values import Point, ball_point, ball_spectrum, float_point, mp_point
 from verify.claims.results import InterruptedEvidence, SearchEvidence
 from verify.errors import InputError
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.precision import bits_for, decimal
 
 UNIT_SIZE = 50  # samples per work unit
+ESTIMATE_FAILURES = (np.linalg.LinAlgError, ZeroDivisionError, ValueError, OverflowError, FloatingPointError)
 CANDIDATES = 5  # counterexamples kept (the smallest n first) and tried in turn until one is certified
 
 
@@ -68,12 +70,19 @@ class Decider:
         return self._points[key]
 
     def _make(self, case, stage):
-        if stage == "float":
-            return float_point(case, self.needs)
-        if stage == "balls":
-            with flint.ctx.workprec(self.ball_bits):
-                return ball_point(case, ball_spectrum(case, self.needs), self.ball_bits)
-        return mp_point(case, stage, self.needs)
+        """The case's point at a stage; an estimate stage that breaks down (a float64 solve of a matrix
+        singular to working precision) gives a point of unknown values: undecided, so the next stage decides."""
+        try:
+            if stage == "float":
+                return float_point(case, self.needs)
+            if stage == "balls":
+                with flint.ctx.workprec(self.ball_bits):
+                    return ball_point(case, ball_spectrum(case, self.needs), self.ball_bits)
+            return mp_point(case, stage, self.needs)
+        except ESTIMATE_FAILURES:
+            if stage == "balls":
+                raise
+            return Point.of(case.n, bits=64)
 
     @property
     def ball_bits(self):

@@ -1,6 +1,6 @@
-"""Counterexample search: random sampling over many scales, and Hypothesis-driven
-adversarial search (`target` on the margin) that shrinks a failure to the
-smallest n and the simplest numbers (integers) that still fail.
+"""Counterexample search: random sampling over the domain and its corners (numpy, seeded per sample), and
+Hypothesis-driven adversarial search (`target` on the margin) over verify.claims.strategies, which
+shrinks a failure to the smallest n and the simplest numbers (integers) that still fail.
 """
 import functools
 import math
@@ -12,6 +12,7 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings, target
 from hypothesis import strategies as st
 
+from verify.claims import strategies
 from verify.claims.cases import Case
 from verify.claims.executors import check_stop
 from verify.claims.language.outcome import FAILS
@@ -26,35 +27,47 @@ HESSIAN_FAMILIES = ("spd", "isotropic", "diagonal")
 
 
 def random_spd(rng, n, family="spd"):
-    """SPD H of a family: `spd` mixes generic spectra, H aligned with 1 (the kernel of J) and
-    near-singular ones; `isotropic` is a I + b 11ᵀ (b may be negative, a + n b > 0); `diagonal`."""
+    """Exactly SPD H of a family, over its corners: `spd` mixes rotated generic spectra (condition up to 1e6),
+    H aligned with 1 (the kernel of J), diagonal H with condition up to 1e30 and exactly repeated
+    eigenvalues (I, diag(1, 1, 2), …); `isotropic` is a I + b 11ᵀ (b may be negative, a + n b > 0);
+    `diagonal` the same diagonal corners. Rotated spectra stay well-conditioned enough that float64
+    rounding keeps H positive definite; the extreme conditions are diagonal, hence exact."""
     if family == "isotropic":
         a = 10 ** rng.uniform(-1, 1)
         b = 10 ** rng.uniform(-1, 3) if rng.random() < 0.7 else -a / n * rng.uniform(0, 0.9)
         return np.eye(n) * a + b * np.ones((n, n))
-    if family == "diagonal":
-        return np.diag(10 ** rng.uniform(-2, 2, n))
-    kind = rng.integers(3)
+    kind = rng.integers(5) if family == "spd" else 3 + rng.integers(2)
     if kind == 1:
         return np.eye(n) * 10 ** rng.uniform(-1, 1) + 10 ** rng.uniform(-1, 3) * np.ones((n, n))
+    if kind == 3:  # diagonal, condition up to 1e30
+        return np.diag(10 ** rng.uniform(-15, 15, n) if rng.random() < 0.5 else 10 ** rng.uniform(-2, 2, n))
+    if kind == 4:  # small integers with exact repeats: I, diag(1, 1, 2), …
+        return np.diag(rng.integers(1, 3, n).astype(float))
     Q, _ = np.linalg.qr(rng.standard_normal((n, n)))
     spread = 2 if kind == 0 else 6
-    eigenvalues = 10 ** rng.uniform(-spread / 2, spread / 2, n)
-    H = (Q * eigenvalues) @ Q.T
+    H = (Q * 10 ** rng.uniform(-spread / 2, spread / 2, n)) @ Q.T
     return (H + H.T) / 2
 
 
 def random_logits(rng, n):
-    """Logits over many scales (coefficients down to e^-700), exact ties, or near-uniform z."""
+    """Logits over the domain and its corners: spread over scales (coefficients down to e^-700), exact ties
+    (top, middle, bottom), near-uniform z with R − 1 from 1e-15 to 0.1, some coefficients at the top and
+    the rest as deep as allowed, or one at the top and every other at the floor."""
     shape = rng.random()
-    if shape < 0.6:  # spread over scales
+    if shape < 0.35:  # spread over scales
         scale = 10 ** rng.uniform(-1, np.log10(-LOGIT_FLOOR))
         logits = -scale * rng.random(n) ** rng.uniform(0.3, 3)
-    elif shape < 0.8:  # ties: a few distinct values, repeated
+    elif shape < 0.5:  # ties: a few distinct values, repeated
         values = -10 ** rng.uniform(-1, np.log10(-LOGIT_FLOOR), int(rng.integers(1, 3)))
         logits = rng.choice(np.append(values, 0.0), n)
-    else:  # near-uniform: every coefficient close to 1/n
-        logits = -10 ** rng.uniform(-8, -1) * rng.random(n)
+    elif shape < 0.65:  # near-uniform: every coefficient close to 1/n
+        logits = -10 ** rng.uniform(-15, -1) * rng.random(n)
+    elif shape < 0.85:  # corners: k at the top, the others at the floor or anywhere below
+        top = int(rng.integers(1, n)) if n > 1 else 1
+        deep = np.where(rng.random(n) < 0.7, float(LOGIT_FLOOR), LOGIT_FLOOR * rng.random(n))
+        logits = np.concatenate([np.zeros(top), deep[top:]])
+    else:  # the widest gap: one at the top, every other at the floor
+        logits = np.full(n, float(LOGIT_FLOOR))
     logits[rng.integers(n)] = 0.0
     return logits
 
@@ -104,23 +117,6 @@ class _Counterexample(Exception):
         self.case = case
 
 
-@st.composite
-def simple_cases(draw, min_n=2, max_n=5, family="spd"):
-    """Integer logits (down to e^-700) and an integer H of the family (A Aᵀ + c I with small integer A;
-    a I + b 11ᵀ; a positive diagonal): exact, and shrinkable towards small n and small integers."""
-    n = draw(st.integers(min_n, max_n))
-    logits = draw(st.lists(st.integers(LOGIT_FLOOR, 0), min_size=n, max_size=n))
-    if family == "isotropic":
-        a = draw(st.integers(1, 6))
-        H = a * np.eye(n, dtype=int) + draw(st.integers(0, 6)) * np.ones((n, n), dtype=int)
-    elif family == "diagonal":
-        H = np.diag(draw(st.lists(st.integers(1, 9), min_size=n, max_size=n)))
-    else:
-        A = np.array(draw(st.lists(st.lists(st.integers(-3, 3), min_size=n, max_size=n), min_size=n, max_size=n)))
-        H = A @ A.T + draw(st.integers(1, 4)) * np.eye(n, dtype=int)
-    return Case.from_arrays(logits, H)
-
-
 def _quiet_about_worker_threads(test):
     """On a Dask worker, the worker's own threads draw from the `random` module while Hypothesis
     generates; Hypothesis then warns that a strategy used `random`, which ours do not."""
@@ -156,7 +152,7 @@ def adversarial(job, decider, seed_value, max_examples=60):
     n_range = job.n_range
 
     @_settings(seed_value, max_examples)
-    @given(simple_cases(min_n=max(job.min_n, n_range[0]), max_n=n_range[1], family=job.family))
+    @given(strategies.cases(min_n=max(job.min_n, n_range[0]), max_n=n_range[1], hessian=job.family, min_log=LOGIT_FLOOR))
     def probe(case):
         check_stop()
         count[0] += 1

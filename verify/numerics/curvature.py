@@ -83,7 +83,7 @@ def curvature_fast(log_z, H):
     h = np.linalg.eigvalsh(H)
     L_T = np.linalg.eigvalsh(centre(H))[-1]
     mu_T = 1.0 / np.linalg.eigvalsh(G)[-1]
-    rel_err = 1e3 * n * EPS * (h[-1] / h[0])
+    rel_err = 1e3 * n * EPS * (h[-1] / h[0]) if h[0] > 0 else math.inf
     if not (np.isfinite([top_B, top_Bp, L_T, mu_T]).all() and top_B > 0 and top_Bp > 0):
         rel_err = math.inf
     log_lmax = 2 * c + math.log(top_B) if top_B > 0 else -math.inf

@@ -43,14 +43,13 @@ class Point:
 
         z = list(z or (None,) * n)
         z[0], z[-1] = values.pop("z_max", z[0]), values.pop("z_min", z[-1])
-        if "j_max" in values or "j_min" in values:
-            j = list(j or (None,) * (n - 1))
-            j[0], j[-1] = values.pop("j_max", j[0]), values.pop("j_min", j[-1])
+        j, lam = list(j or (None,) * (n - 1)), tuple(lam or (None,) * (n - 1))
+        j[0], j[-1] = values.pop("j_max", j[0]), values.pop("j_min", j[-1])
         fields = {"L": "L_amb", "mu": "mu_amb"}
         spectrum = {fields.get(k, k): v for k, v in values.items()}
         known = ("lambda_max", "lambda_min", "L_T", "mu_T", "L_amb", "mu_amb")
         q = CurvatureSpectrum(n, *(spectrum.get(k) for k in known), tuple(z or (None,) * n), 0.0, None,
-                              kappa=spectrum.get("kappa"), R=spectrum.get("R"), j=j, lam=lam)
+                              kappa=spectrum.get("kappa"), R=spectrum.get("R"), j=tuple(j), lam=lam)
         return cls(n, q, bits, rel_err=rel_err)
 
     def get(self, name, k=None):
