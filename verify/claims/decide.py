@@ -61,7 +61,7 @@ def formula_result(job, index, collected, dps, samples, out_dir):
     evidence = evidence.with_(**(collected.other.get(f"{job.label}: symbolic") or {}))
     if proof is not None:
         evidence = evidence.with_(proof=proof_evidence(job, proof, tried))
-    candidates = tuple(hinted) + tuple(c for c in candidates if c not in hinted)
+    candidates = simplest_first(job, tuple(hinted) + tuple(c for c in candidates if c not in hinted), dps)
     if candidates:
         found = first_certified(candidates[:2 * CANDIDATES], lambda case: refute(job, case, max(dps, CERTIFY_DPS),
                                                                                   evidence, out_dir))
@@ -74,6 +74,27 @@ def formula_result(job, index, collected, dps, samples, out_dir):
     if tally.strict_tight_count or tally.undecided_count:
         return result(job, "INCONCLUSIVE", evidence.with_(note=_tight_note(tally)))
     return result(job, "HOLDS", evidence)
+
+
+def simplest_first(job, candidates, dps, simplified=2):
+    """The candidates, the smallest n and shortest numbers first, each of the first `simplified` preceded by its
+    simplification (verify.claims.simplify): what a reader sees is the simplest case that fails, certified."""
+    from verify.claims.simplify import simplify
+
+    ranked = sorted(dict.fromkeys(candidates), key=lambda case: (case.n, _size(case)))
+    decider = Decider(dps, job.needs)
+    fails = lambda case: decider.decide(job, case).status == FAILS
+    out = []
+    for i, case in enumerate(ranked):
+        if i < simplified:
+            out.append(simplify(case, fails, job.claim.n_range, job.claim.hessian))
+        out.append(case)
+    return tuple(dict.fromkeys(out))
+
+
+def _size(case):
+    """How long the case's numbers are to write (the characters of its exact decimals)."""
+    return sum(len(str(v)) for v in case.logits) + sum(len(str(v)) for row in case.H for v in row)
 
 
 def _tight_note(tally):
