@@ -22,6 +22,7 @@ from verify.claims.language.syntax import (And, BinOp, Call, Compare, ForAll, In
 from verify.claims.language.text import instantiate
 
 MAX_POWER = 16  # x**k is expanded into k products up to this |k|
+MAX_FORALL_PIECES = 16  # a claim for every k is proved at each n of a range of at most this many values
 MAX_EXPONENT = 1000  # numbers up to 10^±1000 are encoded exactly
 BOUNDS = {"pi": (Fraction(314159265358979, 10**14), Fraction(314159265358980, 10**14)),
           "e": (Fraction(271828182845904, 10**14), Fraction(271828182845905, 10**14))}
@@ -51,8 +52,14 @@ class Piece:
 
 
 def pieces(tree, n_range):
-    """The pieces of n_range: each n below the generic threshold alone, then the generic rest."""
+    """The pieces of n_range: each n below the generic threshold alone, then the generic rest. A claim for
+    every k is a finite conjunction at each n, and is proved one n at a time on a bounded range."""
     lo, hi = n_range
+    if isinstance(tree, ForAll):
+        if hi == math.inf or hi - lo + 1 > MAX_FORALL_PIECES:
+            raise NotEncodable(f"a claim for every k is proved one n at a time, on at most {MAX_FORALL_PIECES} values "
+                               f"of n; its range is {lo}..{'∞' if hi == math.inf else hi}")
+        return [Piece(n=n) for n in range(lo, int(hi) + 1)]
     threshold = generic_threshold(tree)
     out = [Piece(n=n) for n in range(lo, int(min(hi, threshold - 1)) + 1)]
     if hi >= threshold:
@@ -139,6 +146,10 @@ class Encoder:
         if isinstance(node, (And, Or)):
             word = "and" if isinstance(node, And) else "or"
             return f"({word} {' '.join(self.formula(p) for p in node.parts)})"
+        if isinstance(node, ForAll) and self.piece.n is not None:  # at one n: the conjunction over k
+            low, high = node.lo.at(self.piece.n), node.hi.at(self.piece.n)
+            parts = [self.formula(instantiate(node.part, Index(k))) for k in range(low, high + 1)]
+            return f"(and {' '.join(parts)})" if len(parts) > 1 else (parts[0] if parts else "true")
         raise NotEncodable(f"{type(node).__name__} is not a formula")
 
     # ------------------------------------------------ terms
