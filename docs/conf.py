@@ -44,3 +44,4 @@ html_title = "verify — documentation"
 html_theme_options = {"page_width": "1100px", "sidebar_width": "230px", "fixed_sidebar": False}
 html_static_path = []
 suppress_warnings = []
+smartquotes = False  # the pages quote code and the facts' sources verbatim
