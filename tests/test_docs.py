@@ -114,12 +114,16 @@ def test_every_command_and_option_is_listed(site):
     assert action.choices, "the parser has no sub-commands"
     for name, sub in action.choices.items():
         assert f'id="command-{name}"' in site["cli"], f"command {name} has no section"
-        listed = " ".join(first_column(site["cli"], f"options-{name}"))
+        rows = {row[0]: row for row in table_text(site["cli"], f"options-{name}")[1:]}
+        listed = " ".join(rows)
         for option in sub._actions:
             if isinstance(option, argparse._HelpAction):
                 continue
             for spelling in option.option_strings or [option.metavar or option.dest]:
                 assert spelling in listed, f"{name} {spelling} is not listed"
+            row = next(r for cell, r in rows.items() if (option.option_strings or [option.metavar or option.dest])[0] in cell)
+            if option.default is not None and option.default is not False and option.default != argparse.SUPPRESS:
+                assert row[2] == str(option.default), f"{name} {row[0]}: default {row[2]!r}, the parser's {option.default!r}"
 
 
 def test_every_derivation_and_experiment_is_listed(site):

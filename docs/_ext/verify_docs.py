@@ -262,7 +262,7 @@ class CommandLine(SphinxDirective):
         if parser.description and parser.description != help_text:
             section += nodes.paragraph(text=" ".join(parser.description.split()))
         usage = " ".join(parser.format_usage().split()).replace("usage: ", "python -m ", 1)
-        section += nodes.literal_block(usage, usage)
+        section += nodes.literal_block(usage, usage, language="text")
         section += table(f"options-{name}", ["option", "value", "default", "meaning"], option_rows(parser))
         self.state.document.note_implicit_target(section)
         return section
@@ -289,7 +289,8 @@ def option_rows(parser):
             value = "" if action.nargs == 0 else (action.metavar or action.dest.upper())
             if action.nargs in ("*", "+"):
                 value += " …"
-            default = "" if action.default in (None, False, argparse.SUPPRESS) else str(action.default)
+            hidden = action.default is None or action.default is False or action.default == argparse.SUPPRESS
+            default = "" if hidden else str(action.default)  # `in (None, False)` would hide a default of 0
             meaning = action.help or ""
             if group.title not in ("positional arguments", "options", "optional arguments"):
                 meaning = f"({group.title}) {meaning}"
