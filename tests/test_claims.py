@@ -17,7 +17,7 @@ from verify.claims.record import AMBIENT, READINGS, TANGENT, CheckerClaim, Formu
 from verify.claims.registry import REGISTRY
 from verify.claims.strategies import cases as simple_cases
 
-# the claim ids SPEC §3 names for Theorem 2 (the spec, not verdicts)
+# the claim ids docs/spec.md §3 names for Theorem 2 (the spec, not verdicts)
 SPEC_T2_IDS = ["T2.eq47.max", "T2.eq47.min", "T2.eq47.kappa", "T2.swapped", "T2.interlace", "T2.multi"]
 
 
@@ -39,7 +39,7 @@ def test_a_reading_is_a_substitution_of_names():
 
 
 def independent_sides(claim_id, lmax, lmin, L, mu, z):
-    """The quoted inequalities written out again from SPEC §3, as (lhs, rhs, relation) triples."""
+    """The quoted inequalities written out again from docs/spec.md §3, as (lhs, rhs, relation) triples."""
     zs = sorted(z, reverse=True)
     kappa, R = lmax / lmin, zs[0] / zs[-1]
     return {

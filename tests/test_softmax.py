@@ -1,4 +1,4 @@
-"""SPEC §1 facts as property tests, against independent computations (mpmath finite differences)."""
+"""docs/spec.md §1 facts as property tests, against independent computations (mpmath finite differences)."""
 import mpmath as mp
 import numpy as np
 from hypothesis import given

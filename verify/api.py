@@ -116,7 +116,7 @@ def _search_options(seed, samples, dps, claim_ids, out, workers, scheduler):
 def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out=None, progress=None, workers=None, scheduler=None,
                  example_db=None):
     """Decide every selected Theorem 2 claim and reading (random, then Hypothesis-adversarial search);
-    a `Report` whose `claims` are `ClaimResult`s. REFUTED only with a certificate that `check_certificate`
+    a `Report` whose `claims` are `ClaimResult` objects. REFUTED only with a certificate that `check_certificate`
     confirms (written under `out` when given; always in `ClaimResult.certificate_body`).
 
     >>> report = run_theorem2(samples=10, claim_ids=["T2.eq47.max"], workers=1)
@@ -160,7 +160,7 @@ def check_certificate(path, claims_file=None):
 
 
 def run_derivation(derivation_id):
-    """Run a derivation's symbolic and numeric checks (D1–D6, A2); a tuple of `Check`s.
+    """Run a derivation's symbolic and numeric checks (D1–D6, A2); a tuple of `Check` objects.
 
     >>> [check.passed for check in run_derivation("D5")]
     [True, True]

@@ -108,15 +108,19 @@ VERDICTS_HELP = """verdicts:
   PROVED        the claim follows for every case of its domain from cited
                 facts: decided unsat by both Z3 and cvc5, or by SymPy's
                 exact algebra
-  CERTIFIED     holds on a whole box of cases, shown with ball arithmetic
-  HOLDS         no counterexample in the stated random and adversarial
-                (Hypothesis) search
-  REFUTED       a counterexample, shrunk to the smallest n and simplest
-                numbers, re-checked at ≥ 50 digits and saved as a
-                certificate that `verify check` confirms
-  INCONCLUSIVE  a float64 failure that higher precision or the independent
-                check did not confirm
+  CERTIFIED     at one case (--case): it holds there, decided by Arb ball
+                arithmetic alone
+  HOLDS         every case of the random and adversarial (Hypothesis)
+                search was decided to hold; no proof was found
+  REFUTED       a counterexample, simplified to the smallest n and shortest
+                numbers, certified with balls and saved as a certificate
+                that `verify check` confirms (or the facts imply it fails
+                for every case)
+  INCONCLUSIVE  a strict comparison stayed tight, a case stayed undecided,
+                or a failure could not be certified
   INTERRUPTED   Ctrl-C came before the claim was decided (exit status 130)
+  CONTRADICTION proved and refuted at once: a fact or a solver is wrong;
+                exit status 3 -- please report it
 """
 
 

@@ -27,7 +27,8 @@ from verify.numerics.precision import decimal
 class Evaluation:
     """A claim at one case: the binding comparison (the one that sets the margin) with its two sides and the
     margin at `dps` digits (mpf; ≥ 0 holds), whether that precision decides it, and what the balls alone
-    say ("holds", "fails", or "undecided" when the claim is tight at this case)."""
+    say ("holds", "fails", or "undecided" when the claim is tight at this case), and the verdict at this case:
+    CERTIFIED (the balls alone prove it holds here), REFUTED (they prove it fails here), or INCONCLUSIVE."""
 
     claim: str
     reading: object
@@ -38,6 +39,7 @@ class Evaluation:
     decided: bool
     holds: bool
     rigorous: str
+    verdict: str = "INCONCLUSIVE"
 
 
 @dataclass(frozen=True)
@@ -74,8 +76,9 @@ def evaluate_job(job, case, dps, spectrum=None, balls=None, bits=None):
         lhs, rhs, margin = (_mid(x) for x in (lhs, rhs, outcome.margin))
     rigorous = _rigorous(job, case, dps, balls, bits)
     holds = rigorous == HOLDS if rigorous in (HOLDS, FAILS) else (outcome.holds or not outcome.decided)
+    verdict = {HOLDS: "CERTIFIED", FAILS: "REFUTED"}.get(rigorous, "INCONCLUSIVE")
     return Evaluation(job.claim.id, job.reading, to_text(comparison), lhs, rhs, margin, outcome.decided,
-                      bool(holds), rigorous)
+                      bool(holds), rigorous, verdict)
 
 
 def _mid(x):
@@ -134,6 +137,8 @@ def _values_read(tree, point):
     shown, seen = [], set()
     with flint.ctx.workprec(point.bits):
         for node in walk(tree):
+            if isinstance(node, Item) and node.index.k_coeff:
+                continue  # z(k) under `forall k`: one value per k, shown through the binding comparison
             if isinstance(node, (Name, Item)) and node not in seen and getattr(node, "id", None) not in ("pi", "e"):
                 seen.add(node)
                 x = value(node, point, Balls())

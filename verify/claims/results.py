@@ -111,7 +111,7 @@ class RecordEvidence(Evidence):
 
 @dataclass(frozen=True)
 class ClaimResult:
-    """One claim under one reading: its statement, verdict (PROVED, CERTIFIED, HOLDS, REFUTED, INCONCLUSIVE,
+    """One claim under one reading: its statement, verdict (PROVED, HOLDS, REFUTED, INCONCLUSIVE,
     INTERRUPTED, or CONTRADICTION: proved yet refuted, which must never happen), typed evidence, and its
     certificate (the path when written, and the body)."""
 

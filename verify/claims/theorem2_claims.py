@@ -1,4 +1,4 @@
-"""The Theorem 2 / Eq. (47) claims of SPEC §3 as data: claim-language records (and T2.multi, a checker claim)."""
+"""The Theorem 2 / Eq. (47) claims of docs/spec.md §3 as data: claim-language records (and T2.multi, a checker claim)."""
 import math
 
 from verify.claims.record import READINGS, CheckerClaim, FormulaClaim

@@ -1,4 +1,4 @@
-"""Spectra of the local curvature J H J on T = 1^⊥ (SPEC §1, T2): the float64, precise and ball paths.
+"""Spectra of the local curvature J H J on T = 1^⊥ (docs/spec.md §1, T2): the float64, precise and ball paths.
 
 κ of B = J H J on T is the product of two *largest* eigenvalues:
 λ_max(B) and λ_max(B⁺) = 1/λ_min(B), where on T
@@ -48,7 +48,7 @@ def _spectrum(n, values, z_desc, rel_err, dps):
 
 
 def _bordered_inverse_block(H, solve):
-    """G = H_T⁻¹ on T: top-left block of [[H, 1], [1ᵀ, 0]]⁻¹ (SPEC §1, T2)."""
+    """G = H_T⁻¹ on T: top-left block of [[H, 1], [1ᵀ, 0]]⁻¹ (docs/spec.md §1, T2)."""
     n = H.shape[0]
     border = np.ones((n + 1, n + 1))
     border[:n, :n] = H

@@ -1,4 +1,4 @@
-"""The prompt-attention model of SPEC §1 (keys, student–teacher) and the Hessian of L(p) = (1/N) Σ ℓ(u_iᵀ σ(K_i p), y_i) in the prompt p (SPEC D3).
+"""The prompt-attention model of docs/spec.md §1 (keys, student–teacher) and the Hessian of L(p) = (1/N) Σ ℓ(u_iᵀ σ(K_i p), y_i) in the prompt p (docs/spec.md, D3).
 
     ∇L  = (1/N) Σ K_iᵀ J_i g_i,                      g_i = ∇_z ℓ_i
     ∇²L = (1/N) Σ K_iᵀ (J_i ∇²_z ℓ_i J_i + Σ_k g_ik ∇²σ_k) K_i
@@ -79,7 +79,7 @@ def jacobian_times(z, v):
 
 
 def gradient(problem, p):
-    """∇L(p) = (1/N) Σ K_iᵀ J_i g_i (SPEC D3)."""
+    """∇L(p) = (1/N) Σ K_iᵀ J_i g_i (docs/spec.md, D3)."""
     z, yhat = attention(problem, p)
     first, _ = _loss_derivatives(problem, yhat)
     Ju = jacobian_times(z, problem.u)
@@ -182,7 +182,7 @@ def keys(rng, N, n, d, kind="gaussian"):
 
 def student_teacher(rng, N, n, d, loss_name="square", key_kind="gaussian", p_scale=1.0, logit_spread=None):
     """The one fixed-decoder student–teacher problem: keys, values u, a teacher p* (scaled by `p_scale`,
-    or so that its largest logit is `logit_spread`) and the teacher's targets (realizable, SPEC §1)."""
+    or so that its largest logit is `logit_spread`) and the teacher's targets (realizable, docs/spec.md §1)."""
     K = keys(rng, N, n, d, key_kind)
     u = rng.standard_normal((N, n))
     p_star = rng.standard_normal(d)

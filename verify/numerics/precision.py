@@ -29,7 +29,7 @@ from verify.errors import InputError
 
 DIGITS = 30  # significant digits of every number written to JSON
 MIN_DPS = 30  # the least precision that can certify a margin
-CERTIFY_DPS = 50  # SPEC §4: a counterexample is re-checked at ≥ 50 digits
+CERTIFY_DPS = 50  # docs/spec.md §4: a counterexample is re-checked at ≥ 50 digits
 MAX_DPS = 1000  # the most digits a search asks for, and a certificate may record
 MAX_EXPONENT = 100_000  # |decimal exponent| a user number may carry
 MAX_DIGITS = 10_000  # significant digits a user number may carry

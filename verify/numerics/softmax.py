@@ -1,4 +1,4 @@
-"""Softmax numerics (SPEC §1), one code path for float64 arrays and mpmath, and one for Arb balls.
+"""Softmax numerics (docs/spec.md §1), one code path for float64 arrays and mpmath, and one for Arb balls.
 
 Functions take numpy arrays of float64 or of mpmath mpf (dtype=object): the arithmetic is the
 same, the precision is the caller's (scoped with mp.workdps). `softmax_balls` takes exact logits

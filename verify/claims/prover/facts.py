@@ -1,4 +1,4 @@
-"""The fact library: the theorems a proof may cite (SPEC §6), each stated in the claim language with
+"""The fact library: the theorems a proof may cite (docs/spec.md §6), each stated in the claim language with
 its domain (the token counts n it speaks of, the family of H it needs) and its source.
 
 A fact is a theorem, not an observation: each has a source, and the test suite runs the
@@ -60,7 +60,7 @@ OSTROWSKI = ("Ostrowski, A quantitative formulation of Sylvester's law of inerti
 RAYLEIGH_B = "Courant–Fischer: the Rayleigh quotients of B = J H J at J's extreme eigenvectors in T"
 TWO_TOKENS = "direct: at n = 2, T is the line of (1, −1), so J and J H J each have one eigenvalue on it"
 ISOTROPIC = "H = aI + b11ᵀ gives H_T = aI on T, so J H J = a J² on T"
-DEFINITIONS = "definitions (SPEC §3)"
+DEFINITIONS = "definitions (docs/spec.md §3)"
 
 FACTS = (
     Fact("F1.positive", "z_min > 0", SIMPLEX),
