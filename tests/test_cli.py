@@ -193,3 +193,13 @@ def test_versions_record_this_distribution_under_its_own_name():
         assert recorded[DISTRIBUTION] == metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:
         assert recorded[DISTRIBUTION] is None
+
+
+def test_the_command_lines_digit_bounds_are_the_librarys():
+    from verify import arguments
+    from verify.numerics import precision
+
+    assert (arguments.MIN_DPS, arguments.MAX_DPS) == (precision.MIN_DPS, precision.MAX_DPS)
+    out = run_cli("theorem2", "--dps", str(precision.MAX_DPS + 1), "--samples", "1")
+    assert_one_line_error(out)
+    assert f"--dps {precision.MAX_DPS + 1}" in out.stderr

@@ -4,6 +4,7 @@ import argparse
 from pathlib import Path
 
 MIN_DPS = 30  # verify.numerics.precision.MIN_DPS (not imported: the CLI starts fast)
+MAX_DPS = 1000  # verify.numerics.precision.MAX_DPS: the most digits a certificate may record
 FLAGS = {"n": "--n", "N": "--N", "d": "--d", "steps": "--steps", "out": "--out", "claim": "--claim", "seed": "--seed",
          "samples": "--samples", "dps": "--dps", "workers": "--workers", "scheduler": "--scheduler", "example_db": "--example-db",
          "optimizers": "--optimizer", "layers": "--layers", "heads": "--heads", "width": "--width", "corpus": "--corpus"}
@@ -38,6 +39,8 @@ def _dps(text):
     value = _positive_int("--dps")(text)
     if value < MIN_DPS:
         raise InputError(f"--dps {value} is below {MIN_DPS}, the least that can certify a margin; use --dps 50")
+    if value > MAX_DPS:
+        raise InputError(f"--dps {value} is above {MAX_DPS}, the most a certificate records; use --dps {MAX_DPS} or less")
     return value
 
 
@@ -90,7 +93,7 @@ def _add_search(parser):
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the random cases and of Hypothesis (default 0): same seed, same report")
     parser.add_argument("--samples", type=_positive_int("--samples"), default=300, help="random cases per claim (default 300)")
-    parser.add_argument("--dps", type=_dps, default=50, help=f"digits for re-decisions and certificates (≥ {MIN_DPS}, default 50)")
+    parser.add_argument("--dps", type=_dps, default=50, help=f"digits for re-decisions and certificates ({MIN_DPS} to {MAX_DPS}, default 50)")
     parser.add_argument("--out", metavar="DIR", type=_folder("--out"), default="certificates",
                         help="folder for certificates (default ./certificates)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
