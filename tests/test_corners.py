@@ -1,0 +1,34 @@
+"""Claims false only in the corners of their domain are refuted on every seed; claims false everywhere, at one n,
+at ties, or undefined are never HOLDS (the search and the prover together, through the library)."""
+import pytest
+
+from verify.claims.claimfile import parse_claims_text
+from verify.claims.decide import run_claims
+
+CORNERS = {
+    "kappa <= 1e600": "κ reaches 4.6e607 at logits [0, 0, -700], H = I",
+    "lambda_min >= 1e-500 * mu_T": "a constant below float64's range; λ_min/μ_T reaches e^-1400",
+    "R <= 1 or R >= 1 + 1e-8": "false only for 1 < R < 1 + 1e-8 (near-uniform z)",
+}
+NEVER_HOLDS = ["kappa > kappa", "z(1) < z(1)", "kappa > 1", "j_min < z(n-1)", "sqrt(-1) <= kappa", "log(0) <= kappa",
+               "1/(n-n) <= kappa", "9**9**9**9 <= kappa"]
+
+
+def _claims(texts):
+    body = "".join(f'[[claim]]\nid = "c{i}"\nholds = "{text}"\n' for i, text in enumerate(texts))
+    return parse_claims_text(body)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_claims_false_only_in_a_corner_are_refuted_on_every_seed(seed):
+    report = run_claims(_claims(CORNERS), seed=seed, samples=150, workers=1)
+    assert [r.verdict for r in report.claims] == ["REFUTED"] * len(CORNERS), \
+        [(text, r.verdict) for text, r in zip(CORNERS, report.claims)]
+
+
+def test_claims_false_everywhere_at_one_n_at_ties_or_undefined_are_never_holds():
+    report = run_claims(_claims(NEVER_HOLDS), seed=0, samples=60, workers=1)
+    verdicts = dict(zip(NEVER_HOLDS, (r.verdict for r in report.claims)))
+    assert all(v in ("REFUTED", "INCONCLUSIVE") for v in verdicts.values()), verdicts
+    assert verdicts["kappa > 1"] == "REFUTED" and verdicts["kappa > kappa"] == "REFUTED"
