@@ -27,6 +27,7 @@ from verify.derivations.registry import DERIVATION_REGISTRY, DERIVATIONS, run_ch
 from verify.derivations.run import run_derivations
 from verify.latex_export import (LINE_CHARACTERS, PREAMBLE, ClaimRow, claims_section, display, export, registry_rows,
                                  width)
+from verify.latex_proofs import ProofRow
 from verify.mathtext import prose
 from verify.render import derivations_text
 
@@ -194,13 +195,17 @@ def test_document_compiles_without_undefined_references_or_wide_lines(tmp_path):
 
 def test_claims_section_takes_plain_rows_with_a_short_proof(tmp_path):
     needs_pdflatex()
+    proof = ProofRow(None, r"\lambda_{\min} \le j_{\max}^2 L_T",
+                     ((r"j_{\min} \le j_{\max}", "F2", "rank-one modification of diag(z) (Golub 1973)", ""),
+                      (r"\lambda_{\min} \le j_{\min}^2 L_T", "F7", "Courant–Fischer", "n = 2")),
+                     (("n = 2", ("F2", "F7")), ("n ≥ 3", ("F2",))), "every n ≥ 2, for H symmetric positive definite")
     rows = [ClaimRow("F.demo", "λ_min ≤ j_max² L_T for every z, with L_T the largest eigenvalue of H on T.",
-                     r"\lambda_{\min} \le j_{\max}^2 L_T", ("H symmetric positive definite", "n ≥ 2"), (),
-                     ((r"\lambda_{\min} \le j_{\min}^2 L_T", "F7", "Courant–Fischer"),
-                      (r"j_{\min} \le j_{\max}", "F2", "rank-one modification of diag(z) (Golub 1973)")), "Facts"),
+                     r"\lambda_{\min} \le j_{\max}^2 L_T", ("H symmetric positive definite", "n ≥ 2"), (), (proof,),
+                     "Facts"),
             ClaimRow("F.plain", "A claim without readings or proof.", "1 \\le 2")]
     section = claims_section(rows)
     assert "\\textit{Proof.}" in section and "F7" in section and "Golub 1973" in section
+    assert "\\item $n \\ge 3$: \\texttt{F2}" in section and "every $n \\ge 2$" in section
     assert "It has a single reading." in section and section.count("single reading") == 1
     (tmp_path / "rows.tex").write_text(PREAMBLE + section + "\\end{document}\n")
     log = compile_latex(tmp_path, "rows.tex")
