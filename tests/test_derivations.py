@@ -20,6 +20,7 @@ from rich.console import Console
 
 from tests.conftest import ROOT, run_cli
 from tests.test_cli import assert_one_line_error
+from verify.claims.prover.facts import FACTS
 from verify.derivations import loss, softmax
 from verify.derivations.exact import Exp, vanishes
 from verify.derivations.records import SIGMA, jacobian_formula
@@ -223,7 +224,10 @@ def test_a_long_display_is_broken_into_lines_that_fit():
 
 def all_prose():
     texts = [t for d in DERIVATIONS for t in (d.name, d.verified_by, *d.hypotheses, *(s.text for s in d.steps()))]
-    return texts + [t for row in registry_rows() for t in (row.statement, *row.hypotheses)]
+    proofs = [t for row in registry_rows() for proof in row.proof
+              for t in (proof.domain, *(where for where, _ in proof.pieces), *(f[2] for f in proof.facts))]
+    return texts + [t for row in registry_rows() for t in (row.statement, *row.hypotheses)] + proofs + \
+        [fact.source for fact in FACTS]
 
 
 def test_prose_shows_no_raw_markup():
