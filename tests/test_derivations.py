@@ -20,6 +20,7 @@ from rich.console import Console
 
 from tests.conftest import ROOT, run_cli
 from tests.test_cli import assert_one_line_error
+from verify.claims.prover.facts import FACTS
 from verify.derivations import loss, softmax
 from verify.derivations.exact import Exp, vanishes
 from verify.derivations.records import SIGMA, jacobian_formula
@@ -27,6 +28,7 @@ from verify.derivations.registry import DERIVATION_REGISTRY, DERIVATIONS, run_ch
 from verify.derivations.run import run_derivations
 from verify.latex_export import (LINE_CHARACTERS, PREAMBLE, ClaimRow, claims_section, display, export, registry_rows,
                                  width)
+from verify.latex_proofs import ProofRow
 from verify.mathtext import prose
 from verify.render import derivations_text
 
@@ -194,13 +196,17 @@ def test_document_compiles_without_undefined_references_or_wide_lines(tmp_path):
 
 def test_claims_section_takes_plain_rows_with_a_short_proof(tmp_path):
     needs_pdflatex()
+    proof = ProofRow(None, r"\lambda_{\min} \le j_{\max}^2 L_T",
+                     ((r"j_{\min} \le j_{\max}", "F2", "rank-one modification of diag(z) (Golub 1973)", ""),
+                      (r"\lambda_{\min} \le j_{\min}^2 L_T", "F7", "Courant–Fischer", "n = 2")),
+                     (("n = 2", ("F2", "F7")), ("n ≥ 3", ("F2",))), "every n ≥ 2, for H symmetric positive definite")
     rows = [ClaimRow("F.demo", "λ_min ≤ j_max² L_T for every z, with L_T the largest eigenvalue of H on T.",
-                     r"\lambda_{\min} \le j_{\max}^2 L_T", ("H symmetric positive definite", "n ≥ 2"), (),
-                     ((r"\lambda_{\min} \le j_{\min}^2 L_T", "F7", "Courant–Fischer"),
-                      (r"j_{\min} \le j_{\max}", "F2", "rank-one modification of diag(z) (Golub 1973)")), "Facts"),
+                     r"\lambda_{\min} \le j_{\max}^2 L_T", ("H symmetric positive definite", "n ≥ 2"), (), (proof,),
+                     "Facts"),
             ClaimRow("F.plain", "A claim without readings or proof.", "1 \\le 2")]
     section = claims_section(rows)
     assert "\\textit{Proof.}" in section and "F7" in section and "Golub 1973" in section
+    assert "\\item $n \\ge 3$: \\texttt{F2}" in section and "every $n \\ge 2$" in section
     assert "It has a single reading." in section and section.count("single reading") == 1
     (tmp_path / "rows.tex").write_text(PREAMBLE + section + "\\end{document}\n")
     log = compile_latex(tmp_path, "rows.tex")
@@ -218,7 +224,10 @@ def test_a_long_display_is_broken_into_lines_that_fit():
 
 def all_prose():
     texts = [t for d in DERIVATIONS for t in (d.name, d.verified_by, *d.hypotheses, *(s.text for s in d.steps()))]
-    return texts + [t for row in registry_rows() for t in (row.statement, *row.hypotheses)]
+    proofs = [t for row in registry_rows() for proof in row.proof
+              for t in (proof.domain, *(where for where, _ in proof.pieces), *(f[2] for f in proof.facts))]
+    return texts + [t for row in registry_rows() for t in (row.statement, *row.hypotheses)] + proofs + \
+        [fact.source for fact in FACTS]
 
 
 def test_prose_shows_no_raw_markup():

@@ -1,5 +1,7 @@
 """LaTeX export: `derivations.tex` (standalone), one snippet per derivation, the claims, and a claim
-file's claims.  The output depends only on the registries, so it is byte-identical on every run.
+file's claims, each formula claim with its proof under every reading the prover proves
+(verify.latex_proofs).  The output depends only on the registries and the prover, whose solvers work
+within resource limits, so it is byte-identical on every run.
 
 The claims arrive as plain rows (`ClaimRow`): `claims_section(rows)` never looks at a claim record,
 and `registry_rows()` is the one adapter from today's claim registry to rows.  Prose goes through
@@ -12,6 +14,7 @@ from typing import NamedTuple
 from verify import atomic
 from verify.derivations.registry import DERIVATIONS
 from verify.errors import InputError
+from verify.latex_proofs import n_text, proof_rows
 from verify.mathtext import NotTypeset, prose, to_latex
 
 LINE_CHARACTERS = 64  # `width` units a display line holds (6.5 in at 11 pt: about 7 pt a unit)
@@ -20,8 +23,8 @@ LINE_CHARACTERS = 64  # `width` units a display line holds (6.5 in at 11 pt: abo
 class ClaimRow(NamedTuple):
     """A claim as the document shows it: prose (Unicode math), its formula (math-mode LaTeX without
     delimiters), hypotheses (prose), readings (names; empty for a claim with a single reading, None
-    where readings do not apply), an optional proof as (LaTeX inequality, fact id, source) triples,
-    and the heading it is listed under."""
+    where readings do not apply), its proofs (ProofRows, one per reading proved), and the heading it is
+    listed under."""
 
     id: str
     statement: str
@@ -38,13 +41,15 @@ def registry_rows():
 
     groups = {"theorem2": "Theorem 2 and Eq. (47)", "assumption2": "Assumption 2"}
     return [ClaimRow(c.id, c.statement, c.latex, tuple(c.hypotheses), tuple(r for r in c.readings if r),
-                     group=groups.get(c.command, c.command)) for c in CLAIMS]
+                     proof_rows(c), groups.get(c.command, c.command)) for c in CLAIMS]
 
 
 def user_rows(claims):
     """A claim file's claims as rows."""
-    return [ClaimRow(c.id, c.statement, c.latex, (f"searched over n = {c.n_range[0]}, …, {c.n_range[1]} "
-                                                  f"with {c.hessian} H",)) for c in claims]
+    from verify.claims.record import FAMILY_TEXT
+
+    return [ClaimRow(c.id, c.statement, c.latex, (n_text(c.n_range), FAMILY_TEXT[c.hessian]), proof=proof_rows(c))
+            for c in claims]
 
 
 # ---------------------------------------------------------------- displays
@@ -179,8 +184,7 @@ def _claim(row):
     if row.readings is not None:
         sentences.append(_readings(row.readings))
     lines.append(" ".join(sentences) + "\n")
-    if row.proof:
-        lines.append(_proof(row.proof))
+    lines += [_proof(proof) for proof in row.proof]
     return "".join(lines) + "\n"
 
 
@@ -192,12 +196,42 @@ def _readings(readings):
     return f"It is decided under {'its reading' if len(names) == 1 else 'each of its readings'}: {listed}."
 
 
-def _proof(facts):
-    """A short proof: the facts used as displayed inequalities, each with its id, then their sources."""
-    body = " \\\\\n".join(f"  & {inequality} && \\text{{{_texttt(fact)}}}" for inequality, fact, _ in facts)
-    sources = "; ".join(f"{_texttt(fact)}: {prose(source)}" for _, fact, source in facts)
-    return ("\\noindent\\textit{Proof.} It follows from these facts:\n\\begin{align*}\n" + body +
-            f"\n\\end{{align*}}\nSources: {sources}. \\hfill$\\square$\n")
+def _proof(proof):
+    """A short proof: the claim under its reading, the facts cited as displayed inequalities (each with its id
+    and, where narrower than the claim's, its domain), which facts each piece of the domain used, the
+    solvers' verdict on the whole domain, and the facts' sources."""
+    heading = f"Proof under reading \\texttt{{{_texttt(proof.reading)}}}" if proof.reading else "Proof"
+    lead = f"Under this reading the claim is\n{display(proof.latex)}It" if proof.reading else "It"
+    rows = []
+    for inequality, fact, _, where in proof.facts:
+        note = f", {prose(where)}" if where else ""
+        rows.append(f"  & {inequality} && \\text{{\\texttt{{{_texttt(fact)}}}{note}}}")
+    lines = [f"\n\\noindent\\textit{{{heading}.}} {lead} follows from these facts:\n",
+             "\\begin{align*}\n", " \\\\\n".join(rows), "\n\\end{align*}\n"]
+    if len(proof.pieces) > 1:
+        lines.append(_pieces(proof))
+    lines.append(f"Both Z3 and cvc5 report the negation unsatisfiable on {prose(proof.domain)}.\n")
+    lines.append(f"Sources: {_sources(proof.facts)}. \\hfill$\\square$\n")
+    return "".join(lines)
+
+
+def _pieces(proof):
+    """Which facts each piece of the domain (and each conjunct of a claim joined by `and`) used."""
+    every = {fact for _, fact, _, _ in proof.facts}
+    lead = "The prover decides the domain piece by piece (index expressions coincide at small $n$)"
+    if all(set(ids) == every for _, ids in proof.pieces):
+        return f"{lead}: {'; '.join(prose(where) for where, _ in proof.pieces)}, each from all of these facts.\n"
+    uses = "".join(f"  \\item {prose(where)}: " + ", ".join(f"\\texttt{{{_texttt(i)}}}" for i in ids) + "\n"
+                   for where, ids in proof.pieces)
+    return f"{lead}; the facts each piece uses:\n\\begin{{itemize}}\\raggedright\n{uses}\\end{{itemize}}\n"
+
+
+def _sources(facts):
+    """The facts' sources, each once, after the ids that cite it (in the order the facts are listed)."""
+    cited = {}
+    for _, fact, source, _ in facts:
+        cited.setdefault(source, []).append(f"\\texttt{{{_texttt(fact)}}}")
+    return "; ".join(f"{', '.join(ids)}: {prose(source)}" for source, ids in cited.items())
 
 
 TEXTTT = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "&": r"\&", "%": r"\%", "#": r"\#",

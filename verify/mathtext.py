@@ -30,7 +30,7 @@ APPLIED = set(OPERATORS) - {"max", "min"}  # in prose, math only when applied, a
 TEXT = {"—": "---", "–": "--", "’": "'", "‘": "`", "“": "``", "”": "''", "…": r"\ldots{}", "§": r"\S{}",
         "_": r"\_", "&": r"\&", "%": r"\%", "#": r"\#", "^": r"\^{}", "{": r"\{", "}": r"\}", "~": r"\~{}",
         "$": r"\$", "\\": r"\textbackslash{}"}
-MATH_CHARS = set(GREEK) | set(SYMBOLS) | set(SUPERSCRIPTS) | set(SUBSCRIPTS) | set("_^=<>+/{}√") - set("#%&$~")
+MATH_CHARS = (set(GREEK) | set(SYMBOLS) | set(SUPERSCRIPTS) | set(SUBSCRIPTS) | set("_^=<>+/{}√")) - set("#%&$~")
 CLOSERS = {"{": "}", "(": ")"}
 
 
@@ -159,13 +159,16 @@ def _is_math_name(name, after):
 
 def _resolve(words, kinds):
     """Decide neutral words and articles by their neighbours: "n = 2, 3" and "for 1 ≤ k" are math,
-    "(Assumption 2)", "Assumption 2 (K Kᵀ = I)" and "as η → 0 (60 digits)" keep their numbers in the text."""
+    "(Assumption 2)", "Assumption 2 (K Kᵀ = I)", "as η → 0 (60 digits)" and "PNAS 45 (1959): λ …" keep their numbers
+    in the text."""
     resolved = list(kinds)
     for index, (word, kind) in enumerate(zip(words, kinds)):
         if kind not in ("neutral", "article"):
             continue
         before = resolved[index - 1] if index else "text"
         after = kinds[index + 1] if index + 1 < len(kinds) and not words[index + 1].startswith("(") else "text"
+        if word.endswith((":", ";")):  # "PNAS 45 (1959): λ_k …": the clause ends here
+            after = "text"
         if kind == "article":
             resolved[index] = "math" if before == after == "math" else "text"
         elif word.count("(") > word.count(")"):  # opens a bracket: math only if what follows is
