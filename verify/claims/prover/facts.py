@@ -54,13 +54,13 @@ SIMPLEX = "elementary: Σ z = 1 with z sorted, z > 0 (the k largest coefficients
 INTERLACING = ("interlacing for a rank-one modification of diag(z) (Golub, SIAM Review 15, 1973; Wilkinson, "
                "The Algebraic Eigenvalue Problem, 1965, §2.39)")
 RAYLEIGH_J = "Courant–Fischer: the Rayleigh quotient of J at the projection of e_i on T"
-CAUCHY = "Cauchy interlacing for a compression (Horn & Johnson, Matrix Analysis, Thm 4.3.17); F10 for bounds L, μ"
+CAUCHY = "Cauchy interlacing for a compression: H_T is H compressed to T (Horn & Johnson, Matrix Analysis, Thm 4.3.17)"
 OSTROWSKI = ("Ostrowski, A quantitative formulation of Sylvester's law of inertia, PNAS 45 (1959): "
              "λ_k(J_T H_T J_T) = θ_k λ_k(H_T) with θ_k in [j_min², j_max²]")
-RAYLEIGH_B = "Courant–Fischer: the Rayleigh quotients of B = J H J at J's extreme eigenvectors in T"
-TWO_TOKENS = "direct: at n = 2, T is the line of (1, −1), so J and J H J each have one eigenvalue on it"
+RAYLEIGH_B = "Courant–Fischer: the Rayleigh quotients of B = J H J at the extreme eigenvectors of J in T"
+TWO_TOKENS = "direct: for two tokens the space T is the line of (1, −1), so J and J H J each have one eigenvalue on it"
 ISOTROPIC = "H = aI + b11ᵀ gives H_T = aI on T, so J H J = a J² on T"
-DEFINITIONS = "definitions (docs/spec.md §3)"
+DEFINITIONS = "definitions: the notation of Theorem 2"
 
 FACTS = (
     Fact("F1.positive", "z_min > 0", SIMPLEX),
