@@ -8,7 +8,7 @@ from pathlib import Path
 
 def main(argv=None):
     """Run one command: exit status 0 (done), 1 (--strict: a claim REFUTED, a check failed), 2 (bad input: one
-    line on stderr), 130 (Ctrl-C, whenever it came: one line on stderr), 141 (the reader of stdout left).
+    line on stderr), 3 (a CONTRADICTION: a claim proved and refuted at once, one line per claim on stderr), 130 (Ctrl-C, whenever it came: one line on stderr), 141 (the reader of stdout left).
     Called as the program (argv None: `python -m verify`, the `verify` script), a Ctrl-C that comes while
     the process ends (Dask's clean-up, flushing the output) also ends it with status 130."""
     try:
@@ -97,16 +97,22 @@ def cmd_claims(args):
 
 
 def _print_report(report, args, title=None):
-    """The table (or JSON); exit 130 after an interrupted run, 1 for REFUTED under --strict."""
+    """The table (or JSON); exit 130 after an interrupted run, 3 after a CONTRADICTION, 1 for REFUTED under --strict."""
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
         from verify.render import theorem2_table
 
         theorem2_table(report, title=title)
+    for result in report.contradictions:  # a defect of the facts or a solver: loud, whatever else happened
+        reading = f" ({result.reading})" if result.reading else ""
+        print(f"verify: CONTRADICTION: claim {result.id}{reading} was proved from the cited facts and refuted by a "
+              "certified counterexample at once; a fact or a solver is wrong — please report it", file=sys.stderr)
     if report.interrupted:
         print("verify: interrupted; the table shows what was decided before Ctrl-C", file=sys.stderr)
         return 130
+    if report.contradictions:
+        return 3
     return 1 if getattr(args, "strict", False) and report.refuted else 0
 
 

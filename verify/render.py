@@ -1,4 +1,13 @@
-"""Tables (rich) and JSON shapes for the CLI: the one place that prints; the library never does."""
+"""Tables (rich) and JSON shapes for the CLI: the one place that prints; the library never does.
+
+Numbers in a table are never cut: each is shown to a fixed number of significant digits with its
+exponent (`number_text`), numeric columns do not wrap, and a prose column is never narrower than
+the longest number it holds, so rich wraps prose only between words, never inside a number.
+"""
+import re
+
+import mpmath as mp
+from rich import box
 from rich.console import Console
 from rich.padding import Padding
 from rich.table import Table
@@ -9,7 +18,45 @@ from verify.numerics.precision import decimal
 from verify.versions import package_versions
 
 VERDICT_STYLE = {"PROVED": "bold green", "CERTIFIED": "green", "HOLDS": "cyan", "REFUTED": "bold red", "INCONCLUSIVE": "yellow",
-                 "INTERRUPTED": "magenta"}
+                 "INTERRUPTED": "magenta", "CONTRADICTION": "bold white on red"}
+SHOWN_DIGITS = 6  # significant digits of a number in a table (the JSON has them all)
+VALUE_DIGITS = 15  # case mode's spectrum, whose digits are the point of asking
+NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_HUGE = re.compile(r"([-+]?)exp\((.*)\)")  # a value beyond any float, given as ±exp(its logarithm)
+SOLVER_NAMES = {"z3": "Z3"}
+
+
+def number_text(value, digits=SHOWN_DIGITS):
+    """A number as a table shows it: `digits` significant digits with its exponent ("-9.995e-4", "4.6e+607");
+    an int as it is; ±exp(x) (beyond any float) with x shortened alike; other text ("undefined") as given."""
+    if value is None:
+        return "—"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        huge = _HUGE.fullmatch(value.strip())
+        if huge:
+            return f"{huge[1]}exp({number_text(huge[2], digits)})"
+        if not NUMBER.fullmatch(value.strip()):
+            return value
+        if re.fullmatch(r"[-+]?\d+", value.strip()) and len(value.strip()) <= digits + 1:
+            return value.strip()  # a short integer: all its digits
+    with mp.workdps(digits + 10):
+        return mp.nstr(mp.mpf(value), digits, min_fixed=-3, max_fixed=digits + 1)
+
+
+def _number_list(values):
+    """A (nested) list of numbers, each shortened by number_text."""
+    if isinstance(values, (list, tuple)):
+        return "[" + ", ".join(_number_list(v) for v in values) + "]"
+    return number_text(values)
+
+
+def _widest_number_word(texts):
+    """The width of the widest word of `texts` that holds a digit (a file path aside): the least width of a
+    prose column, so that rich, which wraps between words, never folds a number across lines."""
+    words = [w for text in texts for w in str(text).split() if any(ch.isdigit() for ch in w) and "/" not in w]
+    return max(map(len, words), default=1)
 
 
 def evidence_text(result):
@@ -23,31 +70,85 @@ def evidence_text(result):
 
 
 def _text_SearchEvidence(e, result):
-    parts = [f"{e.samples} random + {e.adversarial_examples} adversarial cases"]
-    if e.worst_margin is not None and e.counterexample is None:
-        parts.append(f"worst ln-margin {e.worst_margin} (n={e.worst_case_n})")
+    parts = [_cases_line(e)]
+    if e.counterexample is not None:
+        parts.append(_counterexample_line(e))
+    elif e.worst_margin is not None:
+        parts.append(_worst_margin_line(e, result.verdict))
+    if e.tight:
+        parts.append(e.tight)  # the engine's words: how many cases stayed tight, equal to how many digits
+    if e.proof is not None:
+        parts.append(_proof_line(e.proof, result.verdict))
     if e.two_tokens:
         parts.append(e.two_tokens)
     if e.dependence_on_R:
         dep = e.dependence_on_R
         parts.append(f"d/dR bound = {dep['derivative']} ({dep['verdict']}: {dep['meaning']})")
-    if e.counterexample:
-        c = e.counterexample
-        coefficients = c.inputs.get("logits", c.inputs.get("z"))
-        how = f"{c.lhs[:12]} vs {c.rhs[:12]}" if c.lhs is not None else f"margin {c.margin[:12]}"
-        parts.append(f"smallest counterexample n={c.n}: logits {coefficients}, H {c.inputs['H']}; "
-                     f"{c.inequality} fails: {how}")
+    if e.certificate_check and result.verdict != "REFUTED":
+        parts.append(f"check: {e.certificate_check}")
     if result.certificate:
         parts.append(f"certificate {result.certificate}")
     if e.note:
         parts.append(e.note)
-    return "\n".join(parts)
+    return "\n".join(p for p in parts if p)
+
+
+def _cases_line(e):
+    rechecked = [f"{e.precise_rechecks} re-decided in mpmath"] if e.precise_rechecks else []
+    rechecked += [f"{e.ball_decisions} by balls"] if e.ball_decisions else []
+    return f"{e.samples} random + {e.adversarial_examples} adversarial cases" + (f" ({', '.join(rechecked)})" if rechecked else "")
+
+
+def _worst_margin_line(e, verdict):
+    """The least margin among the decided cases (the engine records no other); a negative one outside a REFUTED
+    row is a failure the search saw but the balls did not certify, and is said to be so."""
+    line = f"worst margin {number_text(e.worst_margin)} (n = {e.worst_case_n})"
+    if verdict != "REFUTED" and str(e.worst_margin).startswith("-"):
+        line += ": a failure not certified, not a counterexample"
+    return line
+
+
+def _counterexample_line(e):
+    c = e.counterexample
+    coefficients = ("logits", c.inputs["logits"]) if "logits" in c.inputs else ("z", c.inputs.get("z"))
+    sides = (f"{number_text(c.lhs)} vs {number_text(c.rhs)}, margin {number_text(c.margin)}" if c.lhs is not None
+             else f"margin {number_text(c.margin)}")
+    how = "smallest counterexample, shrunk" if e.shrunk else "counterexample"
+    random = f"; {e.random_counterexamples} random case(s) fail" if e.random_counterexamples else ""
+    return (f"{how}: n = {c.n}, {coefficients[0]} {_number_list(coefficients[1])}, H {_number_list(c.inputs['H'])} "
+            f"(to {SHOWN_DIGITS} digits; exact in the certificate); {c.inequality} fails: {sides}{random}")
+
+
+def _proof_line(proof, verdict):
+    """One line: the domain, the fact families cited and each solver with its version and total seconds; or why not."""
+    if proof.status in ("proved", "disproved"):
+        families = list(dict.fromkeys(lemma["id"].split(".")[0] for lemma in proof.lemmas))
+        what = "proof" if proof.status == "proved" else "proof of the negation"
+        return f"{what}: {proof.domain}; from {', '.join(families)}; {_solvers_text(proof)}"
+    if verdict in ("HOLDS", "INCONCLUSIVE") and proof.reason:
+        return f"prover: {proof.status}: {proof.reason}"
+    return ""
+
+
+def _solver_seconds(proof):
+    """Each solver's seconds summed over the proof's pieces."""
+    totals = {}
+    for piece in proof.pieces:
+        for solver, seconds in piece["seconds"].items():
+            totals[solver] = totals.get(solver, 0) + seconds
+    return totals
+
+
+def _solvers_text(proof):
+    versions = proof.solvers or {}
+    return " + ".join(f"{SOLVER_NAMES.get(name, name)} {versions.get(name, '?')} {number_text(round(seconds, 3), 2)} s"
+                      for name, seconds in _solver_seconds(proof).items())
 
 
 def _text_MultiEvidence(e, result):
     parts = [f"{e.samples} random + {e.adversarial_examples} adversarial cases",
-             f"dense vs block κ: worst relative gap {e.worst_relative_gap}, largest relative ball radius "
-             f"{e.largest_relative_radius}, {e.disagreements} disjoint", e.method]
+             f"dense vs block κ: worst relative gap {number_text(e.worst_relative_gap)}, largest relative ball radius "
+             f"{number_text(e.largest_relative_radius)}, {e.disagreements} disjoint", e.method]
     if result.certificate:
         parts.append(f"certificate {result.certificate}")
     parts += [text for text in (e.certificate_check, e.note) if text]
@@ -64,23 +165,60 @@ def _text_RecordEvidence(e, result):
 
 
 def theorem2_table(report, console=None, title=None):
-    """A claim command's report as a rich table, with the readings explained."""
+    """A claim command's report as a rich table (claim and reading, verdict, evidence), then each proof in full
+    and the readings explained."""
     console = console or Console()
     title = title or f"Theorem 2 / Eq. (47) — seed {report.seed}, {report.dps} digits, {report.seconds:.1f} s"
+    evidence = [evidence_text(result) for result in report.claims]
     table = Table(title=title, show_lines=True)
-    table.add_column("claim", no_wrap=True)
-    table.add_column("reading", no_wrap=True)
+    table.add_column("claim", overflow="fold")
     table.add_column("verdict", no_wrap=True)
-    table.add_column("evidence", overflow="fold")
-    for result in report.claims:
-        style = VERDICT_STYLE.get(result.verdict, "")
-        table.add_row(result.id, result.reading or "—", f"[{style}]{result.verdict}[/]", evidence_text(result))
+    table.add_column("evidence", overflow="fold", min_width=_widest_number_word(evidence))
+    for result, text in zip(report.claims, evidence):
+        claim = Text(result.id)
+        if result.reading:
+            claim.append("\n" + result.reading, style="dim")
+        verdict = Text(result.verdict, style=VERDICT_STYLE.get(result.verdict, ""))
+        table.add_row(claim, verdict, Text(text))
     console.print(table)
+    proofs_text(report, console)
     if report.command == "theorem2":
         for name, meaning in READING_TEXT.items():
             console.print(f"[bold]{name}[/]: {meaning}", highlight=False)
-        console.print("ln-margin = ln(lhs/rhs), signed so that ≥ 0 holds; re-check a certificate with "
-                      "`python -m verify check FILE`.", highlight=False)
+    if report.command in ("theorem2", "claims"):
+        console.print("margin ≥ 0 holds: ln(lhs/rhs) when both sides are positive, else (lhs − rhs)/max(|lhs|, |rhs|), "
+                      "negated for ≤; re-check a certificate with `python -m verify check FILE`.", highlight=False)
+
+
+def proofs_text(report, console):
+    """Below the table: each proof's pieces (facts, solver seconds), then every fact cited with its source."""
+    proved = [(r, r.evidence.proof) for r in report.claims if getattr(r.evidence, "proof", None) is not None
+              and r.evidence.proof.status in ("proved", "disproved")]
+    if not proved:
+        return
+    console.print(Text("Proofs (Z3 and cvc5 each show the claim follows from the facts cited):", style="bold"))
+    facts = {}
+    for result, proof in proved:
+        reading = f" ({result.reading})" if result.reading else ""
+        console.print(Text(f"{result.id}{reading}: {proof.status} for {proof.domain}, {number_text(proof.seconds, 3)} s"))
+        for piece in proof.pieces:
+            seconds = ", ".join(f"{SOLVER_NAMES.get(s, s)} {number_text(t, 3)} s" for s, t in piece["seconds"].items())
+            console.print(Padding(Text(f"{piece['piece']}, part {piece['part']}: {', '.join(piece['lemmas'])} ({seconds})"),
+                                  (0, 0, 0, 2)))
+        facts.update((lemma["id"], lemma) for lemma in proof.lemmas)
+    console.print(Text("Facts cited, by source:", style="bold"))
+    by_source = {}
+    for fact_id in sorted(facts, key=_natural):
+        by_source.setdefault(facts[fact_id]["source"], []).append(f"{fact_id}: {facts[fact_id]['text']}")
+    for source, lines in by_source.items():
+        console.print(Padding(Text(source, style="italic"), (0, 0, 0, 2)))
+        for line in lines:
+            console.print(Padding(Text(line), (0, 0, 0, 4)))
+
+
+def _natural(fact_id):
+    """F2.x before F10.x: a fact id's digits compared as numbers."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", fact_id)]
 
 
 def ball_json(ball, digits=30):
@@ -126,30 +264,32 @@ def case_json(report):
     }
 
 
-def _short(value):
-    import mpmath as mp
-
-    return mp.nstr(value, 6)
-
-
 def case_table(case, report, console=None):
-    """Case mode as two tables: the spectrum with its enclosures, and the claims."""
+    """Case mode as two tables, readable at 80 columns: the spectrum with its enclosures' radii, and the claims
+    (id, reading and binding inequality in one wrapped cell; lhs, rhs and margin whole, on one line each)."""
     console = console or Console()
     q = report.spectrum
-    summary = Table(title=f"J H J on T, n = {q.n} ({q.dps} digits, relative error ≤ {q.rel_err:.1e})")
-    summary.add_column("quantity")
-    summary.add_column("value")
-    summary.add_column("rigorous enclosure (radius)")
+    summary = Table(title=f"J H J on T, n = {q.n} ({q.dps} digits, relative error ≤ {number_text(q.rel_err, 2)})")
+    summary.add_column("quantity", no_wrap=True)
+    summary.add_column(f"value ({VALUE_DIGITS} digits)", no_wrap=True)
+    summary.add_column("rigorous enclosure", no_wrap=True)
     for name in ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "R"):
-        enclosure = ball_json(getattr(report.balls, name))["rad"] if report.balls is not None else "—"
-        summary.add_row(name, decimal(getattr(q, name)), f"± {enclosure}")
+        radius = ball_json(getattr(report.balls, name))["rad"] if report.balls is not None else None
+        summary.add_row(name, number_text(getattr(q, name), VALUE_DIGITS), "—" if radius is None else f"± {radius}")
     console.print(summary)
-    claims = Table(title="claims at this case (margin = ln(lhs/rhs), ≥ 0 holds; rigorous: what Arb balls alone decide)")
-    for column in ("claim", "reading", "binding inequality", "lhs", "rhs", "margin", "holds", "rigorous"):
-        claims.add_column(column, overflow="fold")
-    for r in report.rows:
-        claims.add_row(r.claim, r.reading or "—", r.label, _short(r.lhs), _short(r.rhs), _short(r.margin),
-                       "[green]holds[/]" if r.holds else "[red]fails[/]", r.rigorous)
+    rows = [(r, [number_text(x) for x in (r.lhs, r.rhs, r.margin)]) for r in report.rows]
+    claims = Table(title="claims at this case (margin ≥ 0 holds; balls: what Arb balls alone decide)", box=box.SIMPLE_HEAD,
+                   show_lines=True, pad_edge=False)
+    claims.add_column("claim · reading · binding inequality", overflow="fold")
+    for column in ("lhs", "rhs", "margin"):
+        claims.add_column(column, justify="right", no_wrap=True)
+    claims.add_column("holds", no_wrap=True)
+    for r, numbers in rows:
+        claim = Text(r.claim, style="bold")
+        claim.append(("\n" + r.reading if r.reading else "") + "\n" + r.label)
+        holds = Text("holds" if r.holds else "fails", style="green" if r.holds else "red")
+        holds.append(f"\nballs: {r.rigorous}", style="dim")
+        claims.add_row(claim, *numbers, holds)
     console.print(claims)
 
 
@@ -183,20 +323,25 @@ def spectrum_table(report, console=None, shown=20):
 
 
 def assumption2_dimensions_table(report, console=None):
+    """One user's dimensions: each reading's least violation and the rank bounds, then the decoupling errors
+    (numbers to SHOWN_DIGITS digits, whole)."""
     console = console or Console()
     data = report.to_json()
     table = Table(title=f"Assumption 2 at n = {report.n}, N = {report.N}, d = {report.d} (nN = {report.n * report.N})")
-    for column in ("reading", "satisfiable", "least ‖KKᵀ − I‖₂", "least ‖KKᵀ − I‖_F", "bounds (rank argument)"):
-        table.add_column(column, overflow="fold")
+    table.add_column("reading", no_wrap=True)
+    for column in ("least\n‖KKᵀ − I‖₂", "least\n‖KKᵀ − I‖_F", "rank bound\n‖·‖₂", "rank bound\n‖·‖_F"):
+        table.add_column(column, no_wrap=True, justify="right")
     for r in data["readings"]:
-        table.add_row(r["name"], "[green]yes[/]" if r["satisfiable"] else "[red]no[/]", r["least_violation_spectral"],
-                      r["least_violation_frobenius"], f"{r['bound_spectral'][:8]}, {r['bound_frobenius'][:8]}")
+        numbers = [number_text(r[key]) for key in ("least_violation_spectral", "least_violation_frobenius",
+                                                   "bound_spectral", "bound_frobenius")]
+        satisfiable = "[green]satisfiable[/]" if r["satisfiable"] else "[red]not satisfiable[/]"
+        table.add_row(f"{r['name']}\n{satisfiable}", *numbers)
     console.print(table)
     errors = Table(title="decoupled formulas against the truth at these dimensions (relative errors)")
     errors.add_column("quantity")
-    errors.add_column("value")
+    errors.add_column("value", no_wrap=True, justify="right")
     for key, value in data["decoupling"].items():
-        errors.add_row(key.replace("_", " "), value)
+        errors.add_row(key.replace("_", " "), number_text(value))
     console.print(errors)
 
 
