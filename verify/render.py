@@ -258,7 +258,7 @@ def case_json(report):
                                                   ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "L_amb", "mu_amb", "R")},
         "claims": [
             {"id": r.claim, "reading": r.reading, "inequality": r.label, "lhs": decimal(r.lhs), "rhs": decimal(r.rhs),
-             "margin": decimal(r.margin), "holds": bool(r.holds), "rigorous": r.rigorous}
+             "margin": decimal(r.margin), "holds": bool(r.holds), "rigorous": r.rigorous, "verdict": r.verdict}
             for r in report.rows
         ],
     }
@@ -278,18 +278,20 @@ def case_table(case, report, console=None):
         summary.add_row(name, number_text(getattr(q, name), VALUE_DIGITS), "—" if radius is None else f"± {radius}")
     console.print(summary)
     rows = [(r, [number_text(x) for x in (r.lhs, r.rhs, r.margin)]) for r in report.rows]
-    claims = Table(title="claims at this case (margin ≥ 0 holds; balls: what Arb balls alone decide)", box=box.SIMPLE_HEAD,
+    claims = Table(title="claims at this case (margin ≥ 0 holds; CERTIFIED / REFUTED: decided by Arb balls alone)",
+                   box=box.SIMPLE_HEAD,
                    show_lines=True, pad_edge=False)
     claims.add_column("claim · reading · binding inequality", overflow="fold")
     for column in ("lhs", "rhs", "margin"):
         claims.add_column(column, justify="right", no_wrap=True)
-    claims.add_column("holds", no_wrap=True)
+    claims.add_column("verdict", no_wrap=True)
     for r, numbers in rows:
         claim = Text(r.claim, style="bold")
         claim.append(("\n" + r.reading if r.reading else "") + "\n" + r.label)
-        holds = Text("holds" if r.holds else "fails", style="green" if r.holds else "red")
-        holds.append(f"\nballs: {r.rigorous}", style="dim")
-        claims.add_row(claim, *numbers, holds)
+        verdict = Text(r.verdict, style=VERDICT_STYLE.get(r.verdict, ""))
+        if r.verdict == "INCONCLUSIVE":
+            verdict.append("\n" + ("holds" if r.holds else "fails") + f" at {number_text(r.margin)}", style="dim")
+        claims.add_row(claim, *numbers, verdict)
     console.print(claims)
 
 
