@@ -235,3 +235,14 @@ def test_a_contradiction_exits_3_with_one_loud_line(tmp_path, monkeypatch, capsy
     assert cli.main(["claims", str(claims), "--out", str(tmp_path / "certificates")]) == 3
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "CONTRADICTION" in err[0] and "bad.fact" in err[0]
+
+
+def test_case_mode_gives_each_claim_its_verdict_at_the_case(case_report):
+    """CERTIFIED exactly where the balls alone decide the claim holds, REFUTED where they decide it fails."""
+    case, report = case_report
+    expected = {"holds": "CERTIFIED", "fails": "REFUTED", "undecided": "INCONCLUSIVE"}
+    rows = case_json(report)["claims"]
+    assert [row["verdict"] for row in rows] == [expected[row["rigorous"]] for row in rows]
+    assert {"CERTIFIED", "REFUTED"} <= {row["verdict"] for row in rows}  # this case shows both
+    text = rendered(lambda console: case_table(case, report, console), 80)
+    assert all(row["verdict"] in text for row in rows)
