@@ -110,30 +110,38 @@ def prove_piece(tree, piece, family, negate=True):
         reason = "the facts allow a counterexample (a model of them and the negated claim)" if first.result == "sat" \
             else "Z3 found no proof within its resource limit"
         return reason, (_hint(first.model, piece) if first.model else None)
-    used = shrink(tree, piece, available, _lemma_ids(first.core, full), negate)
+    proved = {}  # query text -> Z3's unsat answer during the shrinking (unsat within fewer steps is unsat)
+    used = shrink(tree, piece, available, _lemma_ids(first.core, full), negate, proved)
     query = build_query(tree, piece, [f for f in available if f.id in used], negate)
-    z3_answer, cvc5_answer = run_z3(query.text), run_cvc5(query.text)
+    z3_answer, cvc5_answer = proved.get(query.text) or run_z3(query.text), run_cvc5(query.text)
     if z3_answer.result == "unsat" and cvc5_answer.result == "unsat":
         return PieceProof(piece, 0, used, query.text, {"z3": round(z3_answer.seconds, 3), "cvc5": round(cvc5_answer.seconds, 3)})
     return f"Z3 says {z3_answer.result}, cvc5 says {cvc5_answer.result} on the facts Z3 used: both must prove it", None
 
 
-def shrink(tree, piece, available, used, negate):
+def shrink(tree, piece, available, used, negate, proved=None):
     """A smaller set of facts that still proves the piece: the core of the core, then each schema or order
     fact (they add an instance per index) dropped in turn while Z3 still proves it quickly."""
     by_id = {f.id: f for f in available}
     for _ in range(3):
         query = build_query(tree, piece, [by_id[i] for i in used], negate)
-        answer = run_z3(query.text, SHRINK_STEPS)
+        answer = _remembered(run_z3(query.text, SHRINK_STEPS), query.text, proved)
         smaller = _lemma_ids(answer.core, query) if answer.result == "unsat" else used
         if smaller == used:
             break
         used = smaller
     for fact_id in [i for i in used if _weight(by_id[i]) > 1]:
         trial = [by_id[i] for i in used if i != fact_id]
-        if run_z3(build_query(tree, piece, trial, negate).text, SHRINK_STEPS).result == "unsat":
+        text = build_query(tree, piece, trial, negate).text
+        if _remembered(run_z3(text, SHRINK_STEPS), text, proved).result == "unsat":
             used = tuple(i for i in used if i != fact_id)
     return tuple(f.id for f in available if f.id in used)
+
+
+def _remembered(answer, text, proved):
+    if proved is not None and answer.result == "unsat":
+        proved[text] = answer
+    return answer
 
 
 def _weight(fact):
