@@ -97,9 +97,16 @@ def read_json(path, what):
         raise InputError(f"{what} file {path!r} is larger than {MAX_FILE_BYTES >> 20} MiB; give a JSON file of at most "
                          f"{MAX_FILE_BYTES >> 20} MiB")
     try:
-        return json.loads(raw.decode("utf-8"), parse_float=str,  # a JSON number is the decimal it is written as
-                          parse_int=lambda text: int(text) if len(text) <= 4000 else text)
-    except (json.JSONDecodeError, UnicodeDecodeError, ValueError, RecursionError) as error:
+        text = raw.decode("utf-8-sig")  # a byte-order mark, as some editors write, is not part of the JSON
+    except UnicodeDecodeError as error:
+        raise InputError(f"{what} file {path!r} is not UTF-8 text (byte {error.start}); save it as UTF-8 JSON") from None
+    try:
+        return json.loads(text, parse_float=str,  # a JSON number is the decimal it is written as
+                          parse_int=lambda digits: int(digits) if len(digits) <= 4000 else digits)
+    except RecursionError:
+        raise InputError(f"{what} file {path!r} is nested too deeply to read (about 1,000 levels is the limit); a "
+                         f"{what} file needs only a few levels") from None
+    except (json.JSONDecodeError, ValueError) as error:
         raise InputError(f"{what} file {path!r} is not valid JSON ({str(error)[:80]}); fix the syntax") from None
 
 
