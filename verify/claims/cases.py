@@ -7,6 +7,9 @@ as the decimal it is written as); each computation converts them once, at its ow
 
 Bounds (each refused in one line that names the fix):
 - a file of at most MAX_FILE_BYTES = 64 MiB (n = 1000 with 30-digit entries is about 35 MB);
+- at most MAX_TOKENS = 100,000 coefficients (`spectrum`'s largest size: about 10 minutes here), and with H
+  at most MAX_MATRIX_N = 1000 (case mode's benchmarked size: reading H takes 5 s; 64 MiB of one-digit
+  entries would be n ≈ 5,800, minutes of work and gigabytes of exact rationals);
 - the keys above and no others (a misspelled key is refused with the nearest valid one);
 - every number within `verify.numerics.precision`'s bounds (10,000 digits, exponents of ±100,000);
 - |logit| ≤ 10⁶ (coefficients down to e^(−2·10⁶)), |H_ij|, L, μ ≤ 10³⁰⁰ (float64's range);
@@ -29,6 +32,8 @@ from verify.numerics.precision import Log, exact_decimal, parse_number, to_float
 LOGIT_LIMIT = 10**6  # |logit| bound: coefficients down to e^(−2·10⁶) are fine, 1e308 is a typo
 MATRIX_LIMIT = 10**300  # |H_ij|, L, μ stay inside float64's range (the search path reads them)
 MAX_FILE_BYTES = 64 << 20  # bytes read from a case or certificate file
+MAX_TOKENS = 100_000  # coefficients of a case (spectrum at this n takes minutes; the secular work is O(n²))
+MAX_MATRIX_N = 1000  # rows of H (n² exact rationals; case mode's benchmarked size)
 KEYS = ("z", "logits", "H", "L", "mu")
 
 
@@ -97,9 +102,16 @@ def read_json(path, what):
         raise InputError(f"{what} file {path!r} is larger than {MAX_FILE_BYTES >> 20} MiB; give a JSON file of at most "
                          f"{MAX_FILE_BYTES >> 20} MiB")
     try:
-        return json.loads(raw.decode("utf-8"), parse_float=str,  # a JSON number is the decimal it is written as
-                          parse_int=lambda text: int(text) if len(text) <= 4000 else text)
-    except (json.JSONDecodeError, UnicodeDecodeError, ValueError, RecursionError) as error:
+        text = raw.decode("utf-8-sig")  # a byte-order mark, as some editors write, is not part of the JSON
+    except UnicodeDecodeError as error:
+        raise InputError(f"{what} file {path!r} is not UTF-8 text (byte {error.start}); save it as UTF-8 JSON") from None
+    try:
+        return json.loads(text, parse_float=str,  # a JSON number is the decimal it is written as
+                          parse_int=lambda digits: int(digits) if len(digits) <= 4000 else digits)
+    except RecursionError:
+        raise InputError(f"{what} file {path!r} is nested too deeply to read (about 1,000 levels is the limit); a "
+                         f"{what} file needs only a few levels") from None
+    except (json.JSONDecodeError, ValueError) as error:
         raise InputError(f"{what} file {path!r} is not valid JSON ({str(error)[:80]}); fix the syntax") from None
 
 
@@ -110,6 +122,8 @@ def parse_case(data, where="case", require_H=True):
     _check_keys(data, where)
     logits, given = _coefficients(data, where)
     n = len(logits)
+    if n > MAX_MATRIX_N and (require_H or data.get("H") is not None):
+        raise InputError(f"{where} has n = {n} coefficients and an n × n H; give at most {MAX_MATRIX_N} tokens with H")
     H = _matrix(data.get("H"), n, where) if require_H or data.get("H") is not None else None
     L, mu = (_bounded(data[k], f"{where} {k}") if data.get(k) is not None else None for k in ("L", "mu"))
     _check_constants(H, L, mu, where)
@@ -139,7 +153,10 @@ def _coefficients(data, where):
     key = "z" if "z" in data else "logits"
     values = data[key]
     if not isinstance(values, list) or len(values) < 2:
-        raise InputError(f"{where} {key} must be a list of at least 2 numbers (one token has no tangent space); got {values!r}")
+        raise InputError(f"{where} {key} must be a list of at least 2 numbers (one token has no tangent space); got "
+                         f"{str(values)[:60]}")
+    if len(values) > MAX_TOKENS:
+        raise InputError(f"{where} {key} has {len(values)} entries; give at most {MAX_TOKENS} coefficients")
     if key == "logits":
         return [_bounded(v, f"{where} logits[{i}]", LOGIT_LIMIT) for i, v in enumerate(values)], key
     z = [parse_number(v, f"{where} z[{i}]") for i, v in enumerate(values)]
@@ -158,10 +175,12 @@ def _matrix(rows, n, where):
         raise InputError(f"{where} has no \"H\"; give the curvature as an n × n list of rows (n = {n})")
     if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
         raise InputError(f"{where} H must be a list of rows; got {str(rows)[:60]}")
-    shape = (len(rows), max((len(r) for r in rows), default=0))
-    if len(rows) != n or any(len(r) != n for r in rows):
-        raise InputError(f"{where} H is {shape[0]}×{shape[1]} (rows of lengths {[len(r) for r in rows][:10]}), "
-                         f"but there are n = {n} coefficients; give an {n}×{n} matrix")
+    if len(rows) != n:
+        raise InputError(f"{where} H has {len(rows)} row{'s' * (len(rows) != 1)}, but there are n = {n} coefficients; give an n × n matrix")
+    if any(len(r) != n for r in rows):
+        ragged = next(i for i, r in enumerate(rows) if len(r) != n)
+        raise InputError(f"{where} H[{ragged}] has length {len(rows[ragged])}, but there are n = {n} coefficients; "
+                         "give an n × n matrix")
     H = [[None] * n for _ in range(n)]
     asymmetric = []
     for i, row in enumerate(rows):

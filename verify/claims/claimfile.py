@@ -49,7 +49,7 @@ def load_claims(path):
     if len(data) > MAX_BYTES:
         raise InputError(f"claim file {str(path)!r} is larger than {MAX_BYTES // 1024} KiB; split it into smaller files")
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte-order mark, as some editors write, is not part of the TOML
     except UnicodeDecodeError:
         raise InputError(f"claim file {str(path)!r} is not UTF-8 text; save it as UTF-8") from None
     return parse_claims_text(text, where=f"claim file {str(path)!r}")
@@ -107,14 +107,17 @@ def claim_from_fields(table, where):
             raise InputError(f"{where} {key} is {str(table[key])[:60]!r}; write it as a quoted string")
     n_range = _n_range(table.get("n", list(DEFAULT_N)), where)
     hessian = table.get("hessian", "spd")
-    if hessian not in FAMILIES:
+    if not isinstance(hessian, str) or hessian not in FAMILIES:
         raise InputError(f"{where} has hessian {str(hessian)[:40]!r}; choose one of {', '.join(FAMILIES)}")
     expect = table.get("expect")
-    if expect is not None and expect not in EXPECT:
+    if expect is not None and (not isinstance(expect, str) or expect not in EXPECT):  # a list is not hashable
         raise InputError(f"{where} has expect {str(expect)[:20]!r}; write expect = \"true\" or expect = \"false\"")
-    return FormulaClaim(claim_id, normalise(table.get("statement", "")), normalise(table["holds"]), (), (None,),
-                        n_range, hessian, command="claims", expect=EXPECT.get(expect),
-                        reason=normalise(table.get("reason", "")))
+    try:
+        return FormulaClaim(claim_id, normalise(table.get("statement", "")), normalise(table["holds"]), (), (None,),
+                            n_range, hessian, command="claims", expect=EXPECT.get(expect),
+                            reason=normalise(table.get("reason", "")))
+    except InputError as error:  # the claim language's message names the text; say which claim of which file
+        raise InputError(f"{where} holds: {error}", error.parameter) from None
 
 
 def _n_range(value, where):

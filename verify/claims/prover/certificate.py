@@ -67,8 +67,9 @@ def check_proof_certificate(data, where, claims_file=None):
 
 
 def _lemmas_problem(lemmas):
-    if not isinstance(lemmas, list) or not all(isinstance(l, dict) and set(l) == {"id", "text", "source"} for l in lemmas):
-        return "lemmas must be a list of {id, text, source}"
+    if not isinstance(lemmas, list) or not all(isinstance(l, dict) and set(l) == {"id", "text", "source"} and
+                                               all(isinstance(v, str) for v in l.values()) for l in lemmas):
+        return "lemmas must be a list of {id, text, source} strings"
     for lemma in lemmas:
         fact = library.BY_ID.get(lemma["id"])
         if fact is None:
@@ -86,7 +87,7 @@ def _check_piece(record, piece, number, parts, family, verdict, lemmas, where):
                                   f"part {number + 1})", 0)
     ids = record["lemmas"]
     cited = {l["id"] for l in lemmas}
-    if not isinstance(ids, list) or not set(ids) <= cited:
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids) or not set(ids) <= cited:
         return CheckResult(False, f"at {piece.label}: the piece cites facts that are not among the lemmas", 0)
     allowed = {f.id for f in facts_for(piece, family)}
     if not set(ids) <= allowed:
