@@ -211,3 +211,20 @@ def test_a_ctrl_c_while_the_program_ends_exits_130_with_one_line(tmp_path):
     assert time.perf_counter() - started < 10
     assert process.returncode == 130, (process.returncode, err[-2000:])
     assert err.strip() == "verify: interrupted" and "REFUTED" in out
+
+
+def test_a_ctrl_c_python_can_only_print_is_remembered_not_printed(capsys):
+    """A KeyboardInterrupt raised inside a finaliser or a gc callback (Hypothesis has one) reaches only
+    sys.unraisablehook: it must stop the run at the next check_stop, without a traceback on stderr."""
+    from verify.claims.executors import check_stop, remembered_interrupts
+
+    class Finaliser:
+        def __del__(self):
+            raise KeyboardInterrupt
+
+    with remembered_interrupts():
+        Finaliser()  # freed at once: its KeyboardInterrupt is unraisable
+        with pytest.raises(KeyboardInterrupt):
+            check_stop()
+    check_stop()  # the remembered Ctrl-C is forgotten once the run ends
+    assert "Traceback" not in capsys.readouterr().err

@@ -21,6 +21,7 @@ import contextlib
 import logging
 import os
 import signal
+import sys
 import threading
 import uuid
 import warnings
@@ -56,11 +57,21 @@ def remembered_interrupts():
         _STOP.set()
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGINT, remember)
+    def quiet_when_remembered(unraisable, hook=sys.unraisablehook):
+        """A Ctrl-C raised where Python can only print it (a finaliser, Hypothesis's gc callback) is not
+        printed as a traceback: it is remembered, and the next check_stop raises it."""
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            _STOP.set()
+            return
+        hook(unraisable)
+
+    previous, previous_hook = signal.signal(signal.SIGINT, remember), sys.unraisablehook
+    sys.unraisablehook = quiet_when_remembered
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = previous_hook
         _STOP.clear()
 
 
