@@ -262,3 +262,9 @@ def test_junk_text_is_refused_with_input_error_only(text):
         parse_claim(text)
     except InputError as error:
         assert "\n" not in str(error)
+
+
+@pytest.mark.parametrize("text, where", [("kappa >=", "at its end"), ("kappa >= )1", "column 10")])
+def test_a_syntax_error_says_where(text, where):
+    with pytest.raises(InputError, match=where):
+        parse_claim(text, (2, 10))

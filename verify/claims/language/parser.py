@@ -67,8 +67,9 @@ def parse_claim(text, n_range=None, index_vars=("n",)):
         with warnings.catch_warnings():  # Python's own SyntaxWarnings (e.g. "1x") would be a second stderr line
             warnings.simplefilter("ignore")
             tree = ast.parse(KEYWORD_LAMBDA.sub(SAFE_LAMBDA, text), mode="eval")
-    except SyntaxError as error:
-        raise InputError(f"claim expression {text!r} is not valid syntax ({error.msg}, column {error.offset}); "
+    except SyntaxError as error:  # Python gives column 0 for a text that ends too soon
+        where = f"column {error.offset}" if error.offset and error.offset <= len(text) else "at its end"
+        raise InputError(f"claim expression {text!r} is not valid syntax ({error.msg}, {where}); "
                          "write a comparison such as 'lambda_min >= mu_T * z_min**2'") from None
     except (ValueError, RecursionError, MemoryError):
         raise InputError(f"claim expression {text[:60]!r} cannot be parsed; remove nesting or odd characters") from None
