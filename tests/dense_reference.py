@@ -12,12 +12,15 @@ import mpmath as mp
 from verify.numerics.precision import Log
 
 
-def _mpf(x):
+def exact_mpf(x):
+    """An exact number (int, Fraction, decimal string, float, mpf) as an mpf, rounded once at the working precision."""
+    if isinstance(x, mp.mpf):
+        return +x
     x = Fraction(x)
     return mp.mpf(x.numerator) / x.denominator
 
 
-def _helmert(n):
+def helmert(n):
     Q = mp.matrix(n, n - 1)
     for k in range(1, n):
         scale = 1 / mp.sqrt(k * (k + 1))
@@ -36,18 +39,18 @@ def dense_reference(log_z, H, dps):
     n = len(log_z)
     with mp.workdps(dps):
         if isinstance(log_z[0], Log):
-            e = [_mpf(v.of) for v in log_z]
+            e = [exact_mpf(v.of) for v in log_z]
         else:
             top = max(Fraction(v) for v in log_z)
-            e = [mp.exp(_mpf(Fraction(v) - top)) for v in log_z]
+            e = [mp.exp(exact_mpf(Fraction(v) - top)) for v in log_z]
         total = mp.fsum(e)
         z = [v / total for v in e]
         J = mp.matrix(n, n)
         for i in range(n):
             for j in range(n):
                 J[i, j] = z[i] * mp.fsum(e[k] for k in range(n) if k != i) / total if i == j else -z[i] * z[j]
-        Hm = mp.matrix([[_mpf(v) for v in row] for row in H])
-        Q = _helmert(n)
+        Hm = mp.matrix([[exact_mpf(v) for v in row] for row in H])
+        Q = helmert(n)
         lam = _eigenvalues(Q.T * J * Hm * J * Q)
         on_T = _eigenvalues(Q.T * Hm * Q)
         ambient = _eigenvalues(Hm)

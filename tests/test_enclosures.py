@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from verify.errors import InputError
 from verify.numerics.enclosures import ball_interval, ball_mid_rad, digits_of, enclose_case
 from verify.numerics.precision import Log
+from tests.dense_reference import exact_mpf, helmert
 
 REF_DPS = 100
 QUANTITIES = ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "L_amb", "mu_amb", "R")
@@ -43,24 +44,6 @@ def min_digits(spectrum):
     return min(digits_of(spectrum).values())
 
 
-def _mpf(x):
-    if isinstance(x, str):
-        x = Fraction(x)
-    if isinstance(x, Fraction):
-        return mp.mpf(x.numerator) / x.denominator
-    return mp.mpf(x)
-
-
-def _helmert(n):
-    Q = mp.matrix(n, n - 1)
-    for k in range(1, n):
-        scale = 1 / mp.sqrt(k * (k + 1))
-        for i in range(k):
-            Q[i, k - 1] = scale
-        Q[k, k - 1] = -k * scale
-    return Q
-
-
 def _extremes(M):
     values = sorted(mp.eigsy(M, eigvals_only=True))
     return values[-1], values[0]
@@ -71,15 +54,15 @@ def reference(H, logits=None, z=None, dps=REF_DPS, direct_extra=0):
     n = len(H)
     with mp.workdps(dps + direct_extra):
         if z is None:
-            s = [_mpf(v) for v in logits]
+            s = [exact_mpf(v) for v in logits]
             top = max(s)
             e = [mp.exp(v - top) for v in s]
         else:
-            e = [_mpf(v) for v in z]
+            e = [exact_mpf(v) for v in z]
         total = mp.fsum(e)
         zz = [v / total for v in e]
-        Hm = mp.matrix([[_mpf(v) for v in row] for row in H])
-        Q = _helmert(n)
+        Hm = mp.matrix([[exact_mpf(v) for v in row] for row in H])
+        Q = helmert(n)
         J = -mp.matrix(zz) * mp.matrix(zz).T
         for k in range(n):  # J_kk = z_k Σ_{j≠k} z_j: no cancellation when z_k is within 1e-400 of 1
             J[k, k] = zz[k] * mp.fsum(e[j] for j in range(n) if j != k) / total

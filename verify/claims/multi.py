@@ -54,14 +54,6 @@ def skew(generator):
     return upper - upper.T
 
 
-def keys_float(case):
-    """K in float64 (rounded once from the exact rational orthogonal rows)."""
-    A = skew(case.generator).astype(float)
-    eye = np.eye(case.d)
-    Q = np.linalg.solve((eye + A).T, (eye - A).T).T  # (I − A)(I + A)⁻¹
-    return Q[:case.rows]
-
-
 def keys_arb(case):
     """The exact orthonormal rows K, enclosed at the context precision."""
     A = flint.arb_mat(skew(case.generator).tolist())

@@ -271,10 +271,3 @@ def _identity(n):
     for i in range(n):
         eye[i, i] = 1
     return eye
-
-
-def _diagonal(values):
-    D = flint.arb_mat(len(values), len(values))
-    for i, v in enumerate(values):
-        D[i, i] = v
-    return D

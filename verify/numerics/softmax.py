@@ -78,16 +78,21 @@ def softmax_balls(log_z):
         e = [to_arb(k / top) for k in keys]
     else:
         e = [to_arb(k - top).exp() for k in keys]
-    n = len(e)
+    total, others = sums_but_one(e)
+    return [v / total for v in e], [rest / total for rest in others], e
+
+
+def sums_but_one(values):
+    """(Σ values, [Σ_{j≠k} values_j for each k]) of balls by prefix and suffix sums: O(n), and for positive
+    terms no cancellation (Σ − values_k would lose 1 − z_k when z_k is near 1)."""
+    n = len(values)
     prefix = [flint.arb(0)]
-    for v in e:
+    for v in values:
         prefix.append(prefix[-1] + v)
     suffix = [flint.arb(0)] * (n + 1)
     for k in range(n - 1, -1, -1):
-        suffix[k] = suffix[k + 1] + e[k]
-    total = prefix[n]
-    z = [v / total for v in e]
-    return z, [(prefix[k] + suffix[k + 1]) / total for k in range(n)], e
+        suffix[k] = suffix[k + 1] + values[k]
+    return prefix[n], [prefix[k] + suffix[k + 1] for k in range(n)]
 
 
 def extreme_ratio(log_z):

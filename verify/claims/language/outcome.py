@@ -57,17 +57,6 @@ def _finite(x):
     return bool(x == x and abs(x) != float("inf"))
 
 
-def signed_outcome(d, e, op):
-    """The Outcome of a signed difference d ± e under operator op."""
-    if op in (">=", ">"):
-        return Outcome(d, d - e, d + e, op == ">")
-    if op in ("<=", "<"):
-        return Outcome(-d, -d - e, -d + e, op == "<")
-    gap = abs(d)
-    upper = -(gap - e) if gap > e else 0 * gap
-    return Outcome(-gap, -(gap + e), upper, False)
-
-
 def undefined_outcome():
     """A claim that is undefined at the example: it fails there."""
     return Outcome(float("nan"), float("nan"), float("nan"), False, undefined=True)

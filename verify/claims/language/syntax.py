@@ -120,7 +120,6 @@ class ForAll:
 
 
 LOGIC = (And, Or, Not, ForAll, Compare)
-STRICT = ("<", ">")
 
 
 def children(node):
@@ -189,8 +188,3 @@ def names(tree):
 def comparisons(tree):
     """Every Compare of the tree, in order."""
     return [node for node in walk(tree) if isinstance(node, Compare)]
-
-
-def is_strict(tree):
-    """Whether some comparison is strict (<, >): at margin exactly 0 the claim then fails."""
-    return any(c.op in STRICT for c in comparisons(tree))

@@ -35,7 +35,7 @@ from verify.numerics.enclosures.exact import ExactMatrix
 from verify.numerics.enclosures.verified import VerifiedPencil, refine_extreme, rel_width
 from verify.numerics.rounding import ETA, U, centre_error, fro, matmul_error
 from verify.numerics.precision import to_arb
-from verify.numerics.softmax import exact_keys, extreme_ratio, softmax_balls
+from verify.numerics.softmax import exact_keys, extreme_ratio, softmax_balls, sums_but_one
 from verify.numerics.spectrum import CurvatureSpectrum
 from verify.numerics.tangent import centre, project as _project
 
@@ -81,15 +81,8 @@ class _Scaled:
 
     def apply_J(self, y):
         """J_s y with (J y)_k = z_k (S_k y_k − Σ_{j≠k} z_j y_j) (Σz = 1), prefix sums: O(n), no cancellation in 1 − z_k."""
-        n = self.n
-        t = [a * b for a, b in zip(self.z, y)]
-        prefix = [flint.arb(0)]
-        for v in t:
-            prefix.append(prefix[-1] + v)
-        suffix = [flint.arb(0)] * (n + 1)
-        for k in range(n - 1, -1, -1):
-            suffix[k] = suffix[k + 1] + t[k]
-        return [self.z[k] * (self.S[k] * y[k] - (prefix[k] + suffix[k + 1])) / self.c for k in range(n)]
+        _, others = sums_but_one([a * b for a, b in zip(self.z, y)])
+        return [self.z[k] * (self.S[k] * y[k] - others[k]) / self.c for k in range(self.n)]
 
 
 def _vector_error(balls, floats):
