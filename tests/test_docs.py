@@ -195,3 +195,12 @@ def test_the_test_extra_installs_the_docs_extra():
     names = {re.split(r"[<>=!~\[; ]", requirement, maxsplit=1)[0].lower() for requirement in extras["docs"]}
     assert {"sphinx", "myst-parser"} <= names
     assert set(extras["docs"]) <= set(extras["test"])
+
+
+def test_ci_runs_the_readmes_test_command_which_builds_the_docs_with_warnings_as_errors():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = [line for line in readme.splitlines() if line.startswith("python3 -m venv .venv")]
+    test_command = next(c for c in commands if "'.[test]'" in c)
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert test_command.replace("pip install", "pip install -q") in ci
+    assert "python -m sphinx -W" in test_command and test_command.endswith("python -m pytest")
