@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from verify.claims.claimfile import load_claims
-from verify.claims.decide import run_claims
+from verify.claims.verdicts.decide import run_claims
 
 SUITE = Path(__file__).resolve().parent.parent / "examples" / "suite.toml"
 TRUE_COLUMNS = ("PROVED", "HOLDS", "INCONCLUSIVE", "REFUTED")

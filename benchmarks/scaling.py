@@ -26,7 +26,7 @@ def whole_command(samples, workers):
 def task_count(samples):
     """The tasks of the default theorem2 search at this sample budget (what the default decides on)."""
     from verify.claims import executors
-    from verify.claims.theorem2 import run_theorem2
+    from verify.claims.verdicts.theorem2 import run_theorem2
 
     counted = []
 
@@ -45,10 +45,10 @@ def task_count(samples):
 
 def unit_overhead():
     """One 50-sample unit: in process, then as a Dask task on a warm local cluster (median of 5)."""
-    from verify.claims.engine import run_unit, units_for
+    from verify.claims.search.engine import run_unit, units_for
     from verify.claims.executors import DaskExecutor
-    from verify.claims.registry import select
-    from verify.claims.theorem2 import ClaimJob
+    from verify.claims.builtin.registry import select
+    from verify.claims.verdicts.theorem2 import ClaimJob
 
     jobs = [ClaimJob(c, r) for c in select("theorem2") if not c.multi for r in c.readings]
     unit = units_for(0, 50, tuple(range(len(jobs))), 50)[0]

@@ -8,7 +8,7 @@ import random
 
 from hypothesis import strategies as st
 
-from verify.claims.cases import MAX_MATRIX_N, MAX_TOKENS
+from verify.claims.cases.case import MAX_MATRIX_N, MAX_TOKENS
 from verify.claims.claimfile import MAX_CLAIMS, claim_from_fields
 from verify.claims.language.quantities import CONSTANTS, FUNCTIONS, INDEXED, PLAIN
 from verify.errors import InputError

@@ -175,7 +175,7 @@ def forall_claims():
 
 def real_cases():
     """Exact cases with ties, uniform z, isotropic and anisotropic H, n from 2 to 9."""
-    from verify.claims.cases import Case
+    from verify.claims.cases.case import Case
 
     logits = [[0, 0], [0, -1], [0, 0, 0], [0, -1, -2], [0, 0, -1], [1, 0, 0, 0], [0, -1, -1, -3], [3, 1, 0, 0, -2],
               [0, 0, 0, 0, 0, 0], [2, 1, 0, -1, -2, -3, -4, -5, -6]]
@@ -190,7 +190,7 @@ def real_cases():
 
 def prover_disagreements(text, n_range, cases):
     """Cases at which the balls refute a claim the prover proved (or confirm one it disproved) on n_range."""
-    from verify.claims.counterexample import decide_rigorously
+    from verify.claims.certificates.counterexample import decide_rigorously
     from verify.claims.prover.prove import prove
 
     try:

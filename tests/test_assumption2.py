@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import run_cli
 from tests.test_cli import assert_one_line_error
-from verify.claims import assumption2_claims as a2_claims
-from verify.claims.registry import REGISTRY
+from verify.claims.builtin import assumption2 as a2_claims
+from verify.claims.builtin.registry import REGISTRY
 from verify.errors import InputError
 from verify.numerics import assumption2 as a2
 from verify.numerics.model import orthonormal_keys

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from verify.claims.certificates import check_body, check_certificate
+from verify.claims.certificates.check import check_body, check_certificate
 from verify.claims.claimfile import parse_claims_text
-from verify.claims.decide import run_claims
+from verify.claims.verdicts.decide import run_claims
 from verify.claims.language.parser import parse_claim
 from verify.claims.language.syntax import comparisons
-from verify.claims.theorem2 import run_theorem2
+from verify.claims.verdicts.theorem2 import run_theorem2
 from verify.errors import InputError
 
 
@@ -166,9 +166,9 @@ def without_timings(data):
 def test_multi_certificate_round_trips_and_an_agreeing_case_is_not_confirmed():
     """The several-examples format: written, parsed back, re-enclosed; with K Kᵀ = I the sides agree,
     so check must refuse to confirm a disagreement."""
-    from verify.claims.multi_claim import certificate_body
-    from verify.claims.registry import REGISTRY
-    from verify.claims.search import random_multi_case
+    from verify.claims.builtin.multi import certificate_body
+    from verify.claims.builtin.registry import REGISTRY
+    from verify.claims.search.sampling import random_multi_case
 
     body = certificate_body(REGISTRY["T2.multi"], random_multi_case(3, 1), 50)
     result = check_body(json.loads(json.dumps(body)))

@@ -9,13 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.test_spectra import dense_reference
-from verify.claims.casemode import evaluate_job
-from verify.claims.cases import Case
-from verify.claims.engine import Decider
+from verify.claims.cases.mode import evaluate_job
+from verify.claims.cases.case import Case
+from verify.claims.search.engine import Decider
 from verify.claims.jobs import Job
 from verify.claims.record import AMBIENT, READINGS, TANGENT, CheckerClaim, FormulaClaim
-from verify.claims.registry import REGISTRY
-from verify.claims.strategies import cases as simple_cases
+from verify.claims.builtin.registry import REGISTRY
+from verify.claims.search.strategies import cases as simple_cases
 
 # the claim ids docs/spec.md §3 names for Theorem 2 (the spec, not verdicts)
 SPEC_T2_IDS = ["T2.eq47.max", "T2.eq47.min", "T2.eq47.kappa", "T2.swapped", "T2.interlace", "T2.multi"]
@@ -117,8 +117,8 @@ def test_multi_balls_overlap_with_orthonormal_keys_and_separate_without():
     narrow; with the same examples and correlated keys they are disjoint."""
     import flint
 
-    from verify.claims.multi import enclose_multi
-    from verify.claims.search import random_multi_case
+    from verify.claims.builtin.multi_balls import enclose_multi
+    from verify.claims.search.sampling import random_multi_case
 
     case = random_multi_case(8, 0)
     exact = enclose_multi(case, 300)
@@ -131,7 +131,7 @@ def test_multi_balls_overlap_with_orthonormal_keys_and_separate_without():
 @pytest.mark.parametrize("seed", [0, 11, 23])
 def test_multi_holds_on_sampled_seeds(seed):
     """T2.multi is a theorem: the search must say HOLDS (never INCONCLUSIVE), seed 11 included."""
-    from verify.claims.theorem2 import run_theorem2
+    from verify.claims.verdicts.theorem2 import run_theorem2
 
     report = run_theorem2(seed=seed, samples=60, claim_ids=["T2.multi"], workers=1)
     assert [r.verdict for r in report.claims] == ["HOLDS"]
@@ -141,7 +141,7 @@ def test_two_token_proofs_agree_with_the_search():
     """n = 2, tangent-exact: SymPy proves the three Eq. (47) claims and disproves the swapped reading."""
     import sympy as sp
 
-    from verify.claims.proofs import H, T, prove_two_token, two_token_values
+    from verify.claims.builtin.two_tokens import H, T, prove_two_token, two_token_values
 
     values = two_token_values()
     assert sp.simplify(values["lambda1"] - 4 * H * T**2 * (1 - T) ** 2) == 0  # (2 z₁ z₂)² vᵀHv, from J and H

@@ -9,9 +9,9 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from tests.test_cli import assert_one_line_error
-from verify.claims.theorem2 import run_theorem2
+from verify.claims.verdicts.theorem2 import run_theorem2
 from verify.claims.claimfile import load_claims, parse_claims_text
-from verify.claims.decide import run_claims
+from verify.claims.verdicts.decide import run_claims
 
 EXAMPLES = Path(ROOT) / "examples" / "claims.toml"
 READING = {"tangent": "tangent-exact", "ambient": "ambient-bounds"}

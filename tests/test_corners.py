@@ -3,7 +3,7 @@ at ties, or undefined are never HOLDS (the search and the prover together, throu
 import pytest
 
 from verify.claims.claimfile import parse_claims_text
-from verify.claims.decide import run_claims
+from verify.claims.verdicts.decide import run_claims
 
 CORNERS = {
     "kappa <= 1e600": "κ reaches 4.6e607 at logits [0, 0, -700], H = I",

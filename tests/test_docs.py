@@ -83,7 +83,7 @@ def test_every_fact_is_listed_with_its_text_and_source(site):
 
 def test_every_claim_is_listed(site):
     from verify.claims.record import FormulaClaim
-    from verify.claims.registry import CLAIMS
+    from verify.claims.builtin.registry import CLAIMS
 
     formula = first_column(site["spec"], "formula-claims")
     checker = first_column(site["spec"], "checker-claims")
@@ -94,9 +94,9 @@ def test_every_claim_is_listed(site):
 
 
 def test_every_certificate_key_is_listed(site):
-    from verify.claims.certificates import KEYS as counterexample
-    from verify.claims.multi_claim import KEYS as several
-    from verify.claims.prover.certificate import KEYS as proof
+    from verify.claims.certificates.check import KEYS as counterexample
+    from verify.claims.builtin.multi import KEYS as several
+    from verify.claims.certificates.proof import KEYS as proof
 
     page = site["certificates"]
     assert first_column(page, "certificate-counterexample") == list(counterexample["counterexample"])

@@ -9,12 +9,12 @@ import pytest
 
 import verify
 from tests.test_derivations import compile_latex, layout_problems, needs_pdflatex
-from verify.claims.decide import proof_evidence
+from verify.claims.verdicts.decide import proof_evidence
 from verify.claims.jobs import Job
 from verify.claims.language.latex import claim_latex
 from verify.claims.prover.facts import BY_ID
 from verify.claims.prover.prove import prove
-from verify.claims.registry import CLAIMS
+from verify.claims.builtin.registry import CLAIMS
 from verify.latex_export import claims_section, display, export, registry_rows
 from verify.latex_proofs import proved, reading_order
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from verify.claims.certificates import check_body
+from verify.claims.certificates.check import check_body
 from verify.claims.claimfile import load_claims
-from verify.claims.decide import run_jobs
+from verify.claims.verdicts.decide import run_jobs
 from verify.claims.jobs import Job
 from verify.claims.language.syntax import Not
 from verify.claims.language.text import to_text
@@ -81,7 +81,7 @@ def test_a_claim_false_everywhere_is_disproved_and_never_proved():
 
 
 def test_n_two_pieces_cite_the_two_token_fact_only_there():
-    from verify.claims.registry import REGISTRY
+    from verify.claims.builtin.registry import REGISTRY
 
     claim = REGISTRY["T2.eq47.kappa"]
     proof = prove(claim.reading_tree("tangent-exact"), claim.n_range, claim.hessian)
@@ -93,8 +93,8 @@ def test_n_two_pieces_cite_the_two_token_fact_only_there():
 
 @pytest.fixture(scope="module")
 def interlace_certificate():
-    from verify.claims.decide import run_jobs as run
-    from verify.claims.registry import REGISTRY
+    from verify.claims.verdicts.decide import run_jobs as run
+    from verify.claims.builtin.registry import REGISTRY
 
     (result,), _, _ = run([Job(REGISTRY["T2.interlace"], "tangent-exact")], seed=0, samples=20, dps=50, workers=1)
     assert result.verdict == "PROVED"
@@ -133,7 +133,7 @@ def test_a_proof_certificate_with_a_lemma_edited_is_rejected(interlace_certifica
 
 
 def test_a_proof_certificate_with_its_domain_widened_is_rejected(interlace_certificate):
-    from verify.claims.registry import REGISTRY
+    from verify.claims.builtin.registry import REGISTRY
 
     for domain in ({"n": [2, None], "hessian": "spd", "reading": "tangent-exact"},):
         body = copy.deepcopy(interlace_certificate)

@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from verify.claims.multi import MultiCase
-from verify.claims.multi_claim import certificate_body as multi_certificate_body
-from verify.claims.registry import get_claim
-from verify.claims.cases import MAX_MATRIX_N
+from verify.claims.builtin.multi_balls import MultiCase
+from verify.claims.builtin.multi import certificate_body as multi_certificate_body
+from verify.claims.builtin.registry import get_claim
+from verify.claims.cases.case import MAX_MATRIX_N
 from verify.cli import main
 from tests.robust_inputs import case_files, claim_files, mutated_certificates, valid_H
 

@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import ROOT, run_cli
 from tests.test_cli import assert_one_line_error
 from verify.claims import executors
-from verify.claims.theorem2 import run_theorem2
+from verify.claims.verdicts.theorem2 import run_theorem2
 
 SMALL = dict(seed=4, samples=60, claim_ids=["T2.eq47.max", "T2.swapped", "T2.multi"])
 
@@ -46,8 +46,8 @@ def test_report_is_the_same_in_process_on_a_local_cluster_and_on_a_scheduler(tmp
 
 def test_units_split_differently_give_the_same_tallies():
     """A unit's cases depend on (seed, sample index) only: one unit of 60 or six of 10, same merge."""
-    from verify.claims.engine import merge, run_unit, units_for
-    from verify.claims.registry import REGISTRY
+    from verify.claims.search.engine import merge, run_unit, units_for
+    from verify.claims.builtin.registry import REGISTRY
     from verify.claims.jobs import Job
 
     jobs = [Job(REGISTRY["T2.eq47.max"], "ambient-bounds")]
@@ -94,7 +94,7 @@ def test_ctrl_c_exits_130_with_the_report_so_far(tmp_path):
 
 def test_the_default_search_runs_in_process_without_loading_dask(tmp_path):
     """The default theorem2 search (300 samples) is too short to gain from a cluster: Dask is never imported."""
-    code = ("import sys; from verify.claims.theorem2 import run_theorem2; "
+    code = ("import sys; from verify.claims.verdicts.theorem2 import run_theorem2; "
             f"run_theorem2(samples=300, claim_ids=['T2.eq47.min'], out_dir={str(tmp_path)!r}); "
             "print('distributed' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)

@@ -3,10 +3,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from verify.claims.cases import Case
+from verify.claims.cases.case import Case
 from verify.claims.claimfile import parse_claims_text
-from verify.claims.decide import run_claims
-from verify.claims.simplify import simplify
+from verify.claims.verdicts.decide import run_claims
+from verify.claims.search.simplify import simplify
 
 
 def _messy_case(n, seed=0):

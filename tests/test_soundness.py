@@ -55,7 +55,7 @@ def test_a_true_claim_is_proved_and_never_disproved(text, n_range):
 
 
 def test_the_exact_two_token_algebra_sees_where_a_claim_is_undefined():
-    from verify.claims.proofs import _comparison_at_two, two_token_values
+    from verify.claims.builtin.two_tokens import _comparison_at_two, two_token_values
 
     values = two_token_values()
     assert _comparison_at_two(parse_claim("1/(z_min - 1/4)**2 >= 0", (2, 2)), values) == Fraction(1, 4)
@@ -77,9 +77,9 @@ def test_min_and_max_are_linear_in_their_arguments():
 def test_check_evaluates_a_disproof_at_its_own_case(monkeypatch):
     """A disproof whose solvers agree (here: made to) is still refused when the claim holds at its stored case."""
     from verify.claims.claimfile import parse_claims_text
-    from verify.claims.decide import _any_case
+    from verify.claims.verdicts.decide import _any_case
     from verify.claims.jobs import Job
-    from verify.claims.prover import certificate
+    from verify.claims.certificates import proof as certificate
     from verify.claims.prover.solvers import Answer
 
     claims = parse_claims_text('[[claim]]\nid = "mine.false"\nholds = "z_max < z_min"\nn = [2, 3]\n')

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.claims.cases import Case
+from verify.claims.cases.case import Case
 from verify.numerics.secular import j_eigenvalues_mp
 from verify.numerics.curvature import isotropic_on_tangent
 from verify.strategies import FAMILIES, cases, probability_vectors, spd_matrices

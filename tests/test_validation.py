@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import run_cli
-from verify.claims.cases import MAX_FILE_BYTES, load_case, parse_case
+from verify.claims.cases.case import MAX_FILE_BYTES, load_case, parse_case
 from verify.errors import InputError
 from verify.numerics.definite import EXACT_MAX, positive_definite
 from verify.numerics.precision import MAX_DIGITS, exact_decimal, parse_number

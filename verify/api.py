@@ -9,17 +9,17 @@ is written to disk unless asked (`out=`).
 from pathlib import Path
 
 from verify.claims import options
-from verify.claims.casemode import DecisionResult, Evaluation, evaluate_job
-from verify.claims.casemode import decide_on_case as _decide_on_case
-from verify.claims.cases import Case, parse_case
-from verify.claims.certificates import check_certificate as _check_certificate
+from verify.claims.cases.mode import DecisionResult, Evaluation, evaluate_job
+from verify.claims.cases.mode import decide_on_case as _decide_on_case
+from verify.claims.cases.case import Case, parse_case
+from verify.claims.certificates.check import check_certificate as _check_certificate
 from verify.claims.claimfile import load_claims as _load_claims
 from verify.claims.claimfile import parse_claims_text
-from verify.claims.decide import run_claims as _run_claims
+from verify.claims.verdicts.decide import run_claims as _run_claims
 from verify.claims.jobs import Job
-from verify.claims.registry import get_claim
-from verify.claims.results import CheckResult, ClaimResult, Report
-from verify.claims.theorem2 import run_theorem2 as _run_theorem2
+from verify.claims.builtin.registry import get_claim
+from verify.claims.verdicts.results import CheckResult, ClaimResult, Report
+from verify.claims.verdicts.theorem2 import run_theorem2 as _run_theorem2
 from verify.errors import InputError
 from verify.numerics.curvature import CurvatureSpectrum, curvature_precise
 
@@ -122,8 +122,8 @@ def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out=None, progress
     >>> report = run_theorem2(samples=10, claim_ids=["T2.eq47.max"], workers=1)
     >>> [(r.reading, r.verdict) for r in report.claims]
     [('tangent-exact', 'PROVED'), ('ambient-bounds', 'REFUTED')]
-    >>> [fact["id"] for fact in report.claims[0].evidence.proof.lemmas][:3]  # the cited facts
-    ['F1.positive', 'F1.mean', 'F2.interlacing']
+    >>> all(fact["id"].startswith("F") and fact["source"] for fact in report.claims[0].evidence.proof.lemmas)
+    True
     """
     chosen = _search_options(seed, samples, dps, claim_ids, out, workers, scheduler)
     return _run_theorem2(chosen["seed"], chosen["samples"], chosen["dps"], chosen["claim_ids"], chosen["out_dir"],

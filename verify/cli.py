@@ -74,7 +74,7 @@ def cmd_theorem2(args):
     from verify.atomic import check_out_dir
 
     check_out_dir(args.out, "certificates")
-    from verify.claims.theorem2 import run_theorem2
+    from verify.claims.verdicts.theorem2 import run_theorem2
 
     with _LazyProgress("searching") as progress:
         report = run_theorem2(args.seed, args.samples, args.dps, args.claim, args.out, progress, args.workers,
@@ -85,7 +85,7 @@ def cmd_theorem2(args):
 def cmd_claims(args):
     from verify.atomic import check_out_dir
     from verify.claims.claimfile import load_claims
-    from verify.claims.decide import run_claims
+    from verify.claims.verdicts.decide import run_claims
 
     claims = load_claims(args.file)
     check_out_dir(args.out, "certificates")
@@ -117,8 +117,8 @@ def _print_report(report, args, title=None):
 
 
 def _theorem2_case(args):
-    from verify.claims.cases import load_case
-    from verify.claims.casemode import evaluate_case
+    from verify.claims.cases.case import load_case
+    from verify.claims.cases.mode import evaluate_case
 
     case = load_case(args.case)
     report = evaluate_case(case, args.dps, args.claim)
@@ -132,7 +132,7 @@ def _theorem2_case(args):
 
 
 def cmd_check(args):
-    from verify.claims.certificates import check_certificate
+    from verify.claims.certificates.check import check_certificate
 
     result = check_certificate(args.file, args.claims)
     if args.json:
@@ -147,7 +147,7 @@ def cmd_check(args):
 
 
 def cmd_spectrum(args):
-    from verify.claims.cases import load_case
+    from verify.claims.cases.case import load_case
     from verify.numerics.jspectrum import j_spectrum_report
 
     case = load_case(args.file, require_H=False)
@@ -162,7 +162,7 @@ def cmd_spectrum(args):
 
 
 def cmd_assumption2(args):
-    from verify.claims import assumption2_claims as assumption2
+    from verify.claims.builtin import assumption2
     from verify.errors import InputError
 
     dims = (args.n, args.N, args.d)
@@ -281,7 +281,7 @@ def _transformer(args):
 
 
 def get_claim_for(command, claim_id):
-    from verify.claims.registry import get_claim
+    from verify.claims.builtin.registry import get_claim
 
     return get_claim(claim_id, command)
 

@@ -37,7 +37,7 @@ class ClaimRow(NamedTuple):
 
 def registry_rows():
     """Today's claim registry as rows: the one place that knows a claim record."""
-    from verify.claims.registry import CLAIMS
+    from verify.claims.builtin.registry import CLAIMS
 
     groups = {"theorem2": "Theorem 2 and Eq. (47)", "assumption2": "Assumption 2"}
     return [ClaimRow(c.id, c.statement, c.latex, tuple(c.hypotheses), tuple(r for r in c.readings if r),

@@ -40,7 +40,7 @@ def proof_rows(claim):
 def proved(claim, reading):
     """The ProofRow of a claim under a reading, or None when the prover does not prove it there (cached:
     the same claim and reading always get the same proof, the solvers working within resource limits)."""
-    from verify.claims.decide import proof_evidence
+    from verify.claims.verdicts.decide import proof_evidence
     from verify.claims.jobs import Job
     from verify.claims.language.latex import claim_latex
     from verify.claims.prover.facts import BY_ID

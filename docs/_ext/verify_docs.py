@@ -4,7 +4,7 @@ Directives (each a table, or for the command line one section per command):
 - ``verify-quantities``, ``verify-constants``, ``verify-functions``: the claim language's names
   (verify.claims.language.quantities);
 - ``verify-facts``: the fact library a proof may cite (verify.claims.prover.facts);
-- ``verify-claims``: the built-in claims (verify.claims.registry);
+- ``verify-claims``: the built-in claims (verify.claims.builtin.registry);
 - ``verify-certificate-keys KIND``: the keys of a certificate kind, as `check` validates them;
 - ``verify-claim-file-keys``: the keys of a ``[[claim]]`` table (verify.claims.claimfile);
 - ``verify-cli``: every command and option of verify.arguments.build_parser;
@@ -206,7 +206,7 @@ class Claims(SphinxDirective):
 
     def run(self):
         from verify.claims.record import FAMILY_TEXT, FormulaClaim
-        from verify.claims.registry import CLAIMS
+        from verify.claims.builtin.registry import CLAIMS
 
         if self.options.get("kind") == "checker":
             rows = [[code(c.id), c.statement, "; ".join(c.hypotheses), code(c.command)]
@@ -233,9 +233,9 @@ class CertificateKeys(SphinxDirective):
 
 def certificate_keys():
     """The exact keys `check` requires of each certificate kind, from the modules that check them."""
-    from verify.claims.certificates import KEYS as counterexample
-    from verify.claims.multi_claim import KEYS as several
-    from verify.claims.prover.certificate import KEYS as proof
+    from verify.claims.certificates.check import KEYS as counterexample
+    from verify.claims.builtin.multi import KEYS as several
+    from verify.claims.certificates.proof import KEYS as proof
 
     return {"counterexample": counterexample["counterexample"], "several-examples": several, "proof": proof}
 

@@ -97,7 +97,7 @@ def claim_from_fields(table, where):
     if not isinstance(claim_id, str) or not ID.match(claim_id):
         raise InputError(f"{where} has the id {str(claim_id)[:60]!r}; use 1 to 100 letters, digits, '.', '_' or '-', "
                          "not starting with '.'")
-    from verify.claims.registry import REGISTRY
+    from verify.claims.builtin.registry import REGISTRY
 
     if claim_id in REGISTRY:
         raise InputError(f"{where} has the id {claim_id!r}, a built-in claim's; give your claim an id of its own")

@@ -4,7 +4,7 @@
 rational (exponents included) and turns each power into `Power(base, p)` with p an exact `Fraction`
 (`sqrt(x)` is `x ** (1/2)`). `interpret(node, algebra)` walks the folded tree once for every number
 system — Arb balls (verify.claims.language.balls), SMT terms (verify.claims.prover.smt), SymPy
-(verify.claims.proofs) — and before each partial operation asks the algebra to `require` the
+(verify.claims.builtin.two_tokens) — and before each partial operation asks the algebra to `require` the
 operation's definedness condition, taken from the one table below. A condition on an exact number is
 decided here, on its exact value, never on its text.
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from verify.claims.cases import Case, parse_case
+from verify.claims.cases.case import Case, parse_case
 from verify.errors import InputError
 from verify.numerics.tangent import tangent_basis
 

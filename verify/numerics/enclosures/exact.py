@@ -2,7 +2,7 @@
 
 H comes as rows of exact numbers (each taken exactly by `precision.parse_number`) or as a float64
 ndarray (exact binary values already; the common case at n = 1000 needs no per-entry conversion).
-Symmetry and definiteness are the case validation's (verify.claims.cases); here they are only
+Symmetry and definiteness are the case validation's (verify.claims.cases.case); here they are only
 re-checked when cheap (exact symmetry).
 """
 import math

@@ -1,19 +1,19 @@
 """T2.multi as a checker claim: its random and Hypothesis search over several examples, its verdict,
 and its certificate (the examples, the integer generator of the keys, both sides as balls).
 
-Both sides are Arb balls (verify.claims.multi): the claim holds at a sample when the balls of κ of
+Both sides are Arb balls (verify.claims.builtin.multi_balls): the claim holds at a sample when the balls of κ of
 KᵀMK on its range and of the block formula overlap, and fails only when they are disjoint.
 """
 from dataclasses import dataclass
 
 import flint
 
-from verify.claims import search
-from verify.claims.certificate_files import FORMAT, checked_dps, exact_keys, write
-from verify.claims.cases import parse_case
+from verify.claims.search import sampling as search
+from verify.claims.certificates.files import FORMAT, checked_dps, exact_keys, write
+from verify.claims.cases.case import parse_case
 from verify.claims.executors import check_stop
-from verify.claims.multi import MultiCase, decide_multi
-from verify.claims.results import CheckResult, ClaimResult, InterruptedEvidence, MultiEvidence
+from verify.claims.builtin.multi_balls import MultiCase, decide_multi
+from verify.claims.verdicts.results import CheckResult, ClaimResult, InterruptedEvidence, MultiEvidence
 from verify.errors import InputError
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.precision import CERTIFY_DPS, decimal, exact_decimal, parse_number, to_mpf

@@ -11,8 +11,8 @@ the result is certified afterwards like any other candidate, and the original st
 from decimal import Context, Decimal
 from fractions import Fraction
 
-from verify.claims.cases import parse_case
-from verify.claims.certified import in_family
+from verify.claims.cases.case import parse_case
+from verify.claims.certificates.stored_claim import in_family
 from verify.errors import InputError
 
 MAX_TRIALS = 100  # cases decided per simplification (a count, not a time: the result does not depend on the machine)

@@ -4,7 +4,7 @@ certificate's text, domain and SHA-256 describe (and, given the claim file, the 
 import math
 
 from verify.claims.record import FAMILIES, FormulaClaim
-from verify.claims.registry import REGISTRY, get_claim
+from verify.claims.builtin.registry import REGISTRY, get_claim
 from verify.errors import InputError
 
 MAX_CHECK_N = 200  # a certificate's example has at most this many tokens (check stays under a minute)

@@ -1,5 +1,5 @@
 """Counterexample search: random sampling over the domain and its corners (numpy, seeded per sample), and
-Hypothesis-driven adversarial search (`target` on the margin) over verify.claims.strategies, which
+Hypothesis-driven adversarial search (`target` on the margin) over verify.claims.search.strategies, which
 shrinks a failure to the smallest n and the simplest numbers (integers) that still fail.
 """
 import functools
@@ -12,11 +12,11 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings, target
 from hypothesis import strategies as st
 
-from verify.claims import strategies
-from verify.claims.cases import Case
+from verify.claims.search import strategies
+from verify.claims.cases.case import Case
 from verify.claims.executors import check_stop
 from verify.claims.language.outcome import FAILS
-from verify.claims.multi import MultiCase
+from verify.claims.builtin.multi_balls import MultiCase
 
 LOGIT_FLOOR = -700  # e^{-700} ≈ 1e-304: tiny coefficients, the paper's regime
 

@@ -9,15 +9,15 @@ rebuilt identically from the claim text, the piece and its lemmas, and both Z3 a
 again. A proof of the claim's negation ("disproved") also stores a concrete case in its domain, where
 `check` decides the claim with balls: it must fail there.
 """
-from verify.claims.cases import parse_case
-from verify.claims.certificate_files import FORMAT, exact_keys
-from verify.claims.certified import certified_claim, in_domain
+from verify.claims.cases.case import parse_case
+from verify.claims.certificates.files import FORMAT, exact_keys
+from verify.claims.certificates.stored_claim import certified_claim, in_domain
 from verify.claims.prover import facts as library
 from verify.claims.prover.prove import conjuncts, facts_for
 from verify.claims.prover.pieces import NotEncodable, pieces
 from verify.claims.prover.smt import build_query
 from verify.claims.prover.solvers import run_cvc5, run_z3, versions
-from verify.claims.results import CheckResult
+from verify.claims.verdicts.results import CheckResult
 from verify.errors import InputError
 
 KEYS = ("format", "kind", "claim", "reading", "statement", "domain", "sha256", "verdict", "lemmas", "pieces", "solvers",
@@ -79,7 +79,7 @@ def check_proof_certificate(data, where, claims_file=None):
 def witness_problem(tree, case, dps=30):
     """None when the balls show the claim fails at a disproof's stored case, else why not (a claim proved
     false everywhere must fail at every case of its domain, this one included)."""
-    from verify.claims.counterexample import decide_rigorously
+    from verify.claims.certificates.counterexample import decide_rigorously
     from verify.claims.language.outcome import FAILS
 
     outcome, _, _ = decide_rigorously(tree, case, dps)

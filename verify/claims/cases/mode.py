@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import flint
 import mpmath as mp
 
-from verify.claims.counterexample import binding_at, decide_rigorously
+from verify.claims.certificates.counterexample import binding_at, decide_rigorously
 from verify.claims.jobs import Job
 from verify.claims.language.balls import Balls
 from verify.claims.language.evaluate import decide
@@ -18,7 +18,7 @@ from verify.claims.language.outcome import FAILS, HOLDS
 from verify.claims.language.parser import normalise, parse_claim
 from verify.claims.language.text import to_text
 from verify.claims.language.values import ball_point, mp_point, mp_spectrum
-from verify.claims.registry import select
+from verify.claims.builtin.registry import select
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.precision import decimal
 
@@ -56,7 +56,7 @@ class CaseReport:
 
 def evaluate_case(case, dps=50, claim_ids=None):
     """Case mode: every single-example claim (and reading) at one case."""
-    from verify.claims.enclosure_mode import case_balls, midpoints
+    from verify.claims.cases.enclosures import case_balls, midpoints
 
     jobs = [Job(c, r) for c in select("theorem2", claim_ids) if not c.multi and c.min_n <= case.n for r in c.readings]
     needs = frozenset().union(*(job.needs for job in jobs)) if jobs else frozenset()

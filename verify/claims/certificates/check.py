@@ -5,15 +5,15 @@ Three kinds, one file format (JSON, keys validated exactly: an unknown or missin
   its claim-language text under its reading, with its domain (n range, family of H) and the
   SHA-256 of (id, text, domain); `check` re-parses the text with the same parser as user claims,
   refuses a text or domain that differs from the package's claim (or the claim file's), refuses
-  inputs outside the domain, and re-decides the claim with Arb balls alone (verify.claims.counterexample);
-- "several-examples": T2.multi's two sides as balls (verify.claims.multi);
-- "proof": a PROVED claim's facts and SMT-LIB2 queries (verify.claims.prover.certificate).
+  inputs outside the domain, and re-decides the claim with Arb balls alone (verify.claims.certificates.counterexample);
+- "several-examples": T2.multi's two sides as balls (verify.claims.builtin.multi_balls);
+- "proof": a PROVED claim's facts and SMT-LIB2 queries (verify.claims.certificates.proof).
 """
-from verify.claims import counterexample
-from verify.claims.certificate_files import FORMAT, checked_dps, exact_keys, write
-from verify.claims.cases import parse_case, read_json
-from verify.claims.certified import MAX_CHECK_N, certified_claim, in_domain, reject_claims_file
-from verify.claims.results import CheckResult
+from verify.claims.certificates import counterexample
+from verify.claims.certificates.files import FORMAT, checked_dps, exact_keys, write
+from verify.claims.cases.case import parse_case, read_json
+from verify.claims.certificates.stored_claim import MAX_CHECK_N, certified_claim, in_domain, reject_claims_file
+from verify.claims.verdicts.results import CheckResult
 from verify.errors import InputError
 
 KEYS = {
@@ -49,12 +49,12 @@ def check_body(data, where="certificate", claims_file=None):
                          "re-run the search to write a new one")
     kind = data.get("kind")
     if kind == "several-examples":
-        from verify.claims import multi_claim
+        from verify.claims.builtin import multi as multi_claim
 
         reject_claims_file(claims_file, "T2.multi", where)
         return multi_claim.check_multi_certificate(data, where)
     if kind == "proof":
-        from verify.claims.prover import certificate as proof
+        from verify.claims.certificates import proof
 
         return proof.check_proof_certificate(data, where, claims_file)
     if kind != "counterexample":

@@ -1,4 +1,4 @@
-"""Deciding formula claims, built-in and user alike: the prover and the search (verify.claims.engine) on
+"""Deciding formula claims, built-in and user alike: the prover and the search (verify.claims.search.engine) on
 every job, then one verdict per job.
 
 PROVED: the facts imply the claim on its whole domain and both Z3 and cvc5 say so (verify.claims.prover);
@@ -11,13 +11,13 @@ non-strict comparison whose sides agree to every digit computed holds, and the e
 import math
 import time
 
-from verify.claims import certificates
-from verify.claims.certificate_files import write
-from verify.claims.engine import CANDIDATES, Decider, collect, first_certified, search_outcome, single_tasks
+from verify.claims.certificates import check as certificates
+from verify.claims.certificates.files import write
+from verify.claims.search.engine import CANDIDATES, Decider, collect, first_certified, search_outcome, single_tasks
 from verify.claims.executors import run_tasks
 from verify.claims.language.outcome import FAILS
 from verify.claims.record import FAMILY_TEXT
-from verify.claims.results import ClaimResult, Counterexample, InterruptedEvidence, ProofEvidence
+from verify.claims.verdicts.results import ClaimResult, Counterexample, InterruptedEvidence, ProofEvidence
 from verify.numerics.precision import CERTIFY_DPS
 
 
@@ -78,8 +78,8 @@ def formula_result(job, index, collected, dps, samples, out_dir):
 
 def simplest_first(job, candidates, dps, simplified=2):
     """The candidates, the smallest n and shortest numbers first, each of the first `simplified` preceded by its
-    simplification (verify.claims.simplify): what a reader sees is the simplest case that fails, certified."""
-    from verify.claims.simplify import simplify
+    simplification (verify.claims.search.simplify): what a reader sees is the simplest case that fails, certified."""
+    from verify.claims.search.simplify import simplify
 
     ranked = sorted(dict.fromkeys(candidates), key=lambda case: (case.n, _size(case)))
     decider = Decider(dps, job.needs)
@@ -108,7 +108,7 @@ def _tight_note(tally):
 
 def _proved(job, proof, evidence, out_dir):
     """PROVED (or, for a proof of the negation, REFUTED with a case of the domain) with its proof certificate."""
-    from verify.claims.prover.certificate import proof_body, witness_problem
+    from verify.claims.certificates.proof import proof_body, witness_problem
 
     case = None if proof.status == "proved" else _any_case(job)
     if case is not None:
@@ -125,7 +125,7 @@ def _proved(job, proof, evidence, out_dir):
 
 def _any_case(job):
     """The simplest case of a job's domain: uniform z at its least n, H = I (every family holds I)."""
-    from verify.claims.cases import Case
+    from verify.claims.cases.case import Case
 
     n = job.min_n
     return Case.from_arrays([0] * n, [[int(i == j) for j in range(n)] for i in range(n)])
@@ -187,7 +187,7 @@ def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out_dir=None
     results have reading None. `claim_ids` picks some of them; certificates are written under `out_dir`
     when it is given."""
     from verify.claims.jobs import Job
-    from verify.claims.results import Report
+    from verify.claims.verdicts.results import Report
 
     started = time.perf_counter()
     jobs = [Job(claim) for claim in _select(claims, claim_ids)]

@@ -1,16 +1,16 @@
-"""Theorem 2 / Eq. (47): decide every claim (the formula claims through verify.claims.decide, T2.multi
-through verify.claims.multi), with the symbolic evidence beside them (case mode: casemode).
+"""Theorem 2 / Eq. (47): decide every claim (the formula claims through verify.claims.verdicts.decide, T2.multi
+through verify.claims.builtin.multi_balls), with the symbolic evidence beside them (case mode: casemode).
 
 The library API returns result objects and never prints; `progress(done, total, label)`
 is an optional callback the CLI turns into a progress bar.
 """
 import time
 
-from verify.claims import multi_claim as multi
-from verify.claims.decide import run_jobs
+from verify.claims.builtin import multi
+from verify.claims.verdicts.decide import run_jobs
 from verify.claims.jobs import Job
-from verify.claims.registry import select
-from verify.claims.results import Report
+from verify.claims.builtin.registry import select
+from verify.claims.verdicts.results import Report
 
 
 def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir=None, progress=None, workers=None,
@@ -39,7 +39,7 @@ def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir=None, prog
 def _symbolic_evidence(job):
     """The SymPy evidence fields (d/dR of the implied bound; the n = 2 proof). SymPy is loaded here,
     on use, so that importing the search does not pay for it."""
-    from verify.claims import proofs
+    from verify.claims.builtin import two_tokens as proofs
 
     fields = {}
     if job.claim.id == "T2.eq47.kappa":

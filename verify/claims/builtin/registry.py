@@ -1,6 +1,6 @@
 """The one registry of built-in claims: the CLI, the tests and the LaTeX export all read it."""
-from verify.claims.assumption2_claims import ASSUMPTION2_CLAIMS
-from verify.claims.theorem2_claims import THEOREM2_CLAIMS
+from verify.claims.builtin.assumption2 import ASSUMPTION2_CLAIMS
+from verify.claims.builtin.theorem2_claims import THEOREM2_CLAIMS
 from verify.errors import InputError
 
 CLAIMS = THEOREM2_CLAIMS + ASSUMPTION2_CLAIMS

@@ -15,13 +15,13 @@ import flint
 import mpmath as mp
 import numpy as np
 
-from verify.claims import search
-from verify.claims.cases import parse_case
+from verify.claims.search import sampling as search
+from verify.claims.cases.case import parse_case
 from verify.claims.executors import check_stop
 from verify.claims.language.evaluate import decide_at
 from verify.claims.language.outcome import FAILS, HOLDS, TIGHT
 from verify.claims.language.values import Point, ball_point, ball_spectrum, float_point, mp_point
-from verify.claims.results import InterruptedEvidence, SearchEvidence
+from verify.claims.verdicts.results import InterruptedEvidence, SearchEvidence
 from verify.errors import InputError
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.precision import bits_for, decimal

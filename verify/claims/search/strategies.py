@@ -13,14 +13,14 @@ Everything shrinks toward small n, zero logits (the uniform vector) and small in
     >>> from verify.strategies import cases
     >>> @given(cases(min_n=2, max_n=6))
     ... def test_my_bound(case):
-    ...     ...  # case.logits, case.H (rows): exact Fractions in a verify.claims.cases.Case
+    ...     ...  # case.logits, case.H (rows): exact Fractions in a verify.claims.cases.case.Case
 """
 import functools
 from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from verify.claims.cases import Case
+from verify.claims.cases.case import Case
 
 FAMILIES = ("spd", "isotropic", "diagonal")
 NEAR = 2**30  # near-uniform logits differ by multiples of 2^-30 …
@@ -156,7 +156,7 @@ def _reflect(M, exponent, v):
 
 @st.composite
 def cases(draw, min_n=2, max_n=10, hessian="spd", min_log=-700, ties=True):
-    """verify.claims.cases.Case objects: logits from `probability_vectors`, H from `spd_matrices`.
+    """verify.claims.cases.case.Case objects: logits from `probability_vectors`, H from `spd_matrices`.
 
     The drawn Fractions are the case's exact numbers (a Case keeps user numbers exact).
 
