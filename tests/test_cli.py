@@ -203,3 +203,47 @@ def test_the_command_lines_digit_bounds_are_the_librarys():
     out = run_cli("theorem2", "--dps", str(precision.MAX_DPS + 1), "--samples", "1")
     assert_one_line_error(out)
     assert f"--dps {precision.MAX_DPS + 1}" in out.stderr
+
+
+def test_version_is_the_distributions():
+    import sys
+    from pathlib import Path
+
+    from tests.conftest import ROOT
+
+    toml = __import__("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    version = toml.loads((Path(ROOT) / "pyproject.toml").read_text())["project"]["version"]
+    out = run_cli("--version")
+    assert out.returncode == 0 and out.stdout.split() == ["verify", version]
+
+
+def test_derive_help_lists_the_registrys_ids():
+    from verify.arguments import DERIVATION_IDS
+    from verify.derivations.registry import DERIVATION_REGISTRY
+
+    assert DERIVATION_IDS == tuple(DERIVATION_REGISTRY)
+    text = " ".join(run_cli("derive", "--help").stdout.split())
+    assert ", ".join(DERIVATION_REGISTRY) in text
+
+
+def test_certified_is_listed_only_where_case_mode_exists():
+    from verify.arguments import build_parser
+
+    commands = next(a for a in build_parser()._actions if a.dest == "command").choices
+    for name, command in commands.items():
+        has_case = any("--case" in action.option_strings for action in command._actions)
+        assert ("CERTIFIED" in command.format_help()) == has_case, name
+    assert "--case" in commands["theorem2"].format_help()
+
+
+def test_the_transformer_install_hint_installs_this_folder(monkeypatch):
+    """`verify` on the package index is another project: the hint installs the extra of this checkout."""
+    import sys
+
+    from verify.errors import InputError
+    from verify.experiments.transformer.model import jax_modules
+
+    monkeypatch.setitem(sys.modules, "jax", None)  # `import jax` now raises ImportError
+    with pytest.raises(InputError) as error:
+        jax_modules()
+    assert "pip install '.[transformer]'" in str(error.value) and "verify[" not in str(error.value)
