@@ -239,3 +239,13 @@ def test_the_docs_build_command_is_written_one_way():
         commands = re.findall(r"python -m sphinx[^`&\n]*?html docs docs/_build/html", place.read_text(encoding="utf-8"))
         assert commands, f"{place.relative_to(ROOT)} does not say how to build the docs"
         assert set(commands) == {DOCS_BUILD}, f"{place.relative_to(ROOT)} builds the docs another way: {commands}"
+
+
+def test_a_skipped_test_prints_its_reason(tmp_path):
+    """Under the project's pytest settings a run names every skipped test and why (no silent 's')."""
+    (tmp_path / "test_skipping.py").write_text('import pytest\n\n\ndef test_it():\n    pytest.skip("no frobnicator here")\n')
+    run = subprocess.run([sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path),
+                          "-p", "no:cacheprovider", str(tmp_path / "test_skipping.py")],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "SKIPPED" in run.stdout and "no frobnicator here" in run.stdout

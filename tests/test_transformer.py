@@ -13,8 +13,8 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-pytest.importorskip("jax")
-pytest.importorskip("optax")
+pytest.importorskip("jax", reason="JAX is not installed; pip install '.[transformer]' (the test extra includes it)")
+pytest.importorskip("optax", reason="optax is not installed; pip install '.[transformer]'")
 import jax  # noqa: E402
 
 from verify.errors import InputError  # noqa: E402
