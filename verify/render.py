@@ -179,8 +179,14 @@ def theorem2_table(report, console=None, title=None):
         if result.reading:
             claim.append("\n" + result.reading, style="dim")
         verdict = Text(result.verdict, style=VERDICT_STYLE.get(result.verdict, ""))
+        if result.disagrees:
+            verdict.append(f"\n≠ expect\n{'true' if result.expect else 'false'}", style="bold red")
         table.add_row(claim, verdict, Text(text))
     console.print(table)
+    if report.disagreements:
+        ids = ", ".join(dict.fromkeys(r.id for r in report.disagreements))
+        console.print(Text(f"{len(report.disagreements)} verdict(s) disagree with the claim file's expect: {ids}",
+                           style="bold red"))
     proofs_text(report, console)
     if report.command == "theorem2":
         for name, meaning in READING_TEXT.items():

@@ -67,7 +67,7 @@ CLAIM_FILE_KEYS = {
     "holds": ("required", "the claim, in the claim language: when it is true"),
     "n": ("optional", "[lo, hi], the token counts the claim speaks of; hi may be inf (default [2, 10])"),
     "hessian": ("optional", "the family of H: spd (default), isotropic or diagonal"),
-    "expect": ("optional", "\"true\" or \"false\": what you expect; the report says when the verdict disagrees"),
+    "expect": ("optional", "\"true\" or \"false\": what you expect; a verdict against it (REFUTED when true was expected, PROVED or HOLDS when false was) is marked ≠ expect in the table, with a line under it naming the claims, and in --json by disagrees_with_expect on the claim and disagree_with_expect on the report"),
     "reason": ("optional", "prose: why (a proof sketch, a counterexample)"),
 }
 
