@@ -60,8 +60,8 @@ def test_edited_certificate_text_is_refused(tmp_path):
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(data))
     out = run_cli("check", str(edited))
-    assert_one_line_error(out)
-    assert "edited" in out.stderr
+    assert (out.returncode, out.stderr) == (1, "") and len(out.stdout.splitlines()) == 1
+    assert out.stdout.startswith(f"NOT CONFIRMED: {edited}: ") and "edited" in out.stdout
 
 
 BAD_FILES = {

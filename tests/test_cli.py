@@ -107,10 +107,20 @@ def test_bad_arguments_one_line_exit_2(args):
     assert_one_line_error(run_cli(*args))
 
 
-def test_malformed_certificates(tmp_path):
-    for body in ("[1, 2", {"claim": "T2.eq47.max"}, {"claim": "T9", "reading": None, "inputs": {}, "lhs": "1",
-                                                    "rhs": "1", "margin": "0", "dps": 50}):
-        assert_one_line_error(run_cli("check", write(tmp_path, "cert.json", body)))
+def test_a_file_that_is_no_certificate_is_bad_input(tmp_path):
+    assert_one_line_error(run_cli("check", write(tmp_path, "cert.json", "[1, 2")))
+
+
+def test_every_rejected_certificate_exits_1_with_one_not_confirmed_line(tmp_path):
+    """One exit status for every certificate check rejects, whatever the reason (docs/certificates.md)."""
+    for body in ({"claim": "T2.eq47.max"}, {"claim": "T9", "reading": None, "inputs": {}, "lhs": "1", "rhs": "1",
+                                            "margin": "0", "dps": 50}, [1, 2]):
+        path = write(tmp_path, "cert.json", body)
+        out = run_cli("check", path)
+        assert (out.returncode, out.stderr) == (1, ""), (out.returncode, out.stderr)
+        assert len(out.stdout.splitlines()) == 1 and out.stdout.startswith(f"NOT CONFIRMED: {path}: ")
+        data = json.loads(run_cli("check", path, "--json").stdout)
+        assert data["confirmed"] is False and data["reason"]
 
 
 def test_out_is_a_file(tmp_path):

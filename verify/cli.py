@@ -132,9 +132,9 @@ def _theorem2_case(args):
 
 
 def cmd_check(args):
-    from verify.claims.certificates import check_certificate
+    from verify.claims.certificates import judge_certificate
 
-    result = check_certificate(args.file, args.claims)
+    result = judge_certificate(args.file, args.claims)
     if args.json:
         from verify.versions import package_versions
 
