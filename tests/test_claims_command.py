@@ -146,3 +146,17 @@ def test_a_verdict_against_expect_is_flagged_in_the_table_and_the_json(tmp_path)
     assert table.stdout.count("≠ expect") == 2
     assert ("2 verdict(s) disagree with the claim file's expect: expect.true.but.false, expect.false.but.true"
             in " ".join(table.stdout.split()))
+
+
+def test_export_latex_of_a_claim_file_goes_to_a_folder_of_its_own(tmp_path, monkeypatch, capsys):
+    """The committed derivations/ is the package's; a user's export never lands there unless asked."""
+    from verify.cli import main
+
+    claim_file = tmp_path / "mine.toml"
+    claim_file.write_text('[[claim]]\nid = "mine.one"\nholds = "z_max >= 1/n"\n')
+    monkeypatch.chdir(tmp_path)
+    assert main(["export-latex", "--claims", str(claim_file)]) == 0
+    assert not (tmp_path / "derivations").exists()
+    written = tmp_path / "latex-mine"
+    assert "mine.one" in (written / "user-claims.tex").read_text() and (written / "derivations.tex").is_file()
+    assert "wrote" in capsys.readouterr().out

@@ -172,7 +172,9 @@ def build_parser():
     derive.add_argument("--strict", action="store_true", help="exit 1 if a check fails")
 
     export = commands.add_parser("export-latex", help="write derivations.tex and one snippet per derivation")
-    export.add_argument("--out", metavar="DIR", type=_folder("--out"), default="derivations", help="folder (default derivations/)")
+    export.add_argument("--out", metavar="DIR", type=_folder("--out"),
+                        help="folder (default derivations/; with --claims FILE.toml, latex-FILE/, never the committed "
+                             "derivations/)")
     export.add_argument("--claims", metavar="FILE.toml", help="add the claims of a claim file to the document")
 
     experiments = commands.add_parser("experiments", help="reviewer-requested experiments: CSVs, plots and summary.md")

@@ -218,10 +218,11 @@ def cmd_derive(args):
 
 
 def cmd_export_latex(args):
-    from verify.latex_export import export
+    from verify.latex_export import default_out_dir, export
 
-    paths = export(args.out, args.claims)
-    print(f"wrote {len(paths)} files to {args.out}/: " + ", ".join(Path(p).name for p in paths))
+    out = args.out or default_out_dir(args.claims)
+    paths = export(out, args.claims)
+    print(f"wrote {len(paths)} files to {out}/: " + ", ".join(Path(p).name for p in paths))
     return 0
 
 
