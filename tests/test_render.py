@@ -127,6 +127,27 @@ def test_claims_table_shows_every_promised_number_whole(claims_report, width):
             assert_shown(value, numbers, digits, f"{claim['id']} at {width} columns")
 
 
+def assert_bounded(value, numbers, where):
+    """A radius is shown to two digits rounded up: some shown number is ≥ it and within 10 % above it."""
+    with mp.workdps(40):
+        x = mp.mpf(value)
+        assert any(x <= t <= x * mp.mpf("1.1") for t in numbers), f"{where}: {value} is not shown rounded up"
+
+
+def test_the_case_header_promises_what_the_enclosures_give(case_report):
+    """Its relative radius is the largest of the shown radii over their values (each ball's own), rounded up."""
+    from verify.render import case_precision_text
+
+    case, report = case_report
+    data = case_json(report)
+    promised = mp.mpf(case_precision_text(report).rsplit("≤ ", 1)[1])
+    with mp.workdps(40):
+        worst = max(mp.mpf(data["enclosures"][name]["rad"]) / abs(mp.mpf(data["enclosures"][name]["mid"]))
+                    for name in ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "R"))
+        assert worst * mp.mpf("0.99") <= promised <= worst * mp.mpf("1.1")
+    assert mp.mpf(data["enclosure_relative_radius"]) == promised
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_case_tables_show_every_value_and_side_whole(case_report, width):
     case, report = case_report
@@ -136,7 +157,7 @@ def test_case_tables_show_every_value_and_side_whole(case_report, width):
     assert_shown(data["n"], numbers)
     for name in ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "R"):
         assert_shown(data[name], numbers, VALUE_DIGITS, name)
-        assert_shown(data["enclosures"][name]["rad"], numbers, 2, f"radius of {name}")
+        assert_bounded(data["enclosures"][name]["rad"], numbers, f"radius of {name}")
     for row in data["claims"]:
         for key in ("lhs", "rhs", "margin"):
             assert_shown(row[key], numbers, SHOWN_DIGITS, f"{row['id']} {row['reading']} {key}")
@@ -246,3 +267,14 @@ def test_case_mode_gives_each_claim_its_verdict_at_the_case(case_report):
     assert {"CERTIFIED", "REFUTED"} <= {row["verdict"] for row in rows}  # this case shows both
     text = rendered(lambda console: case_table(case, report, console), 80)
     assert all(row["verdict"] in text for row in rows)
+
+
+def test_json_worst_margin_has_every_digit_the_table_shortens(claims_report):
+    """--json promises every digit computed: a worst margin carries more than the table's SHOWN_DIGITS."""
+    margins = [c["evidence"]["worst_margin"] for c in claims_report.to_json()["claims"]
+               if is_number(c["evidence"].get("worst_margin"))]
+    assert margins
+    for margin in margins:
+        significant = re.sub(r"[-+.]|e.*$", "", margin).lstrip("0")
+        assert len(significant) > SHOWN_DIGITS or mp.mpf(margin) == mp.mpf(number_text(margin)), margin
+    assert any(len(re.sub(r"[-+.]|e.*$", "", m).lstrip("0")) > SHOWN_DIGITS for m in margins)

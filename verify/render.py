@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from verify.claims.record import READING_TEXT
-from verify.numerics.precision import decimal
+from verify.numerics.precision import arb_to_mpf, decimal
 from verify.versions import package_versions
 
 VERDICT_STYLE = {"PROVED": "bold green", "CERTIFIED": "green", "HOLDS": "cyan", "REFUTED": "bold red", "INCONCLUSIVE": "yellow",
@@ -257,10 +257,11 @@ def case_json(report):
         "L_T": decimal(q.L_T),
         "mu_T": decimal(q.mu_T),
         "R": decimal(q.R),
-        "relative_error": f"{q.rel_err:.1e}",
+        "relative_error": f"{q.rel_err:.1e}",  # mpmath's estimate
+        "enclosure_relative_radius": None if balls is None else upper_text(relative_radius(balls)),
         "dps": q.dps,
         "enclosure_method": report.method,
-        "enclosures": None if balls is None else {name: ball_json(getattr(balls, name)) for name in
+        "enclosures": None if balls is None else {name: ball_json(getattr(balls, name), q.dps + 20) for name in
                                                   ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "L_amb", "mu_amb", "R")},
         "claims": [
             {"id": r.claim, "reading": r.reading, "inequality": r.label, "lhs": decimal(r.lhs), "rhs": decimal(r.rhs),
@@ -270,35 +271,79 @@ def case_json(report):
     }
 
 
+SPECTRUM_NAMES = ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "R")
+
+
+def relative_radius(balls):
+    """The largest radius / |midpoint| of the enclosures shown: what the enclosure column guarantees."""
+    worst = mp.mpf(0)
+    with mp.workdps(20):
+        for name in SPECTRUM_NAMES:
+            ball = getattr(balls, name)
+            mid, rad = arb_to_mpf(ball.mid()), arb_to_mpf(ball.rad())
+            worst = max(worst, rad / abs(mid) if mid else mp.inf)
+        return worst
+
+
+def upper_text(value):
+    """A non-negative number to two digits, rounded up (a radius or an error bound shown must still bound)."""
+    if not value:
+        return "0"
+    if value == mp.inf:
+        return "inf"
+    with mp.workdps(30):
+        exponent = int(mp.floor(mp.log10(value)))
+        digits = int(mp.ceil(value / mp.mpf(10) ** (exponent - 1)))
+    if digits >= 100:  # log10 just below a power of ten
+        digits, exponent = -(-digits // 10), exponent + 1
+    return f"{digits // 10}.{digits % 10}e{exponent:+d}" if digits >= 10 else f"{digits}.0e{exponent - 1:+d}"
+
+
+def case_precision_text(report):
+    """The header's promise, as the columns keep it: the digits asked for and the enclosures' actual relative
+    radius (or, with no enclosures, mpmath's estimate)."""
+    q = report.spectrum
+    if report.balls is None:
+        return f"{q.dps} digits asked; mpmath's estimated relative error {number_text(q.rel_err, 2)}, not a bound"
+    return f"{q.dps} digits asked; enclosures' relative radius ≤ {upper_text(relative_radius(report.balls))}"
+
+
 def case_table(case, report, console=None):
     """Case mode as two tables, readable at 80 columns: the spectrum with its enclosures' radii, and the claims
     (id, reading and binding inequality in one wrapped cell; lhs, rhs and margin whole, on one line each)."""
     console = console or Console()
     q = report.spectrum
-    summary = Table(title=f"J H J on T, n = {q.n} ({q.dps} digits, relative error ≤ {number_text(q.rel_err, 2)})")
+    summary = Table(title=f"J H J on T, n = {q.n} ({case_precision_text(report)})")
     summary.add_column("quantity", no_wrap=True)
     summary.add_column(f"value ({VALUE_DIGITS} digits)", no_wrap=True)
     summary.add_column("rigorous enclosure", no_wrap=True)
-    for name in ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "R"):
-        radius = ball_json(getattr(report.balls, name))["rad"] if report.balls is not None else None
+    for name in SPECTRUM_NAMES:
+        radius = upper_text(arb_to_mpf(getattr(report.balls, name).rad())) if report.balls is not None else None
         summary.add_row(name, number_text(getattr(q, name), VALUE_DIGITS), "—" if radius is None else f"± {radius}")
     console.print(summary)
-    rows = [(r, [number_text(x) for x in (r.lhs, r.rhs, r.margin)]) for r in report.rows]
-    claims = Table(title="claims at this case (margin ≥ 0 holds; CERTIFIED / REFUTED: decided by Arb balls alone)",
-                   box=box.SIMPLE_HEAD,
-                   show_lines=True, pad_edge=False)
-    claims.add_column("claim · reading · binding inequality", overflow="fold")
-    for column in ("lhs", "rhs", "margin"):
-        claims.add_column(column, justify="right", no_wrap=True)
-    claims.add_column("verdict", no_wrap=True)
-    for r, numbers in rows:
-        claim = Text(r.claim, style="bold")
-        claim.append(("\n" + r.reading if r.reading else "") + "\n" + r.label)
-        verdict = Text(r.verdict, style=VERDICT_STYLE.get(r.verdict, ""))
-        if r.verdict == "INCONCLUSIVE":
-            verdict.append("\n" + ("holds" if r.holds else "fails") + f" at {number_text(r.margin)}", style="dim")
-        claims.add_row(claim, *numbers, verdict)
-    console.print(claims)
+    console.print(Text("claims at this case (margin ≥ 0 holds; CERTIFIED / REFUTED by Arb balls alone)",
+                       style="italic"))
+    for r in report.rows:
+        console.print(case_claim_heading(r))
+        console.print(Padding(case_claim_numbers(r), (0, 0, 0, 4), expand=False))
+
+
+def case_claim_heading(row):
+    """One claim at the case, its first line: id, reading and the binding inequality (wrapped between words)."""
+    heading = Text(row.claim, style="bold")
+    if row.reading:
+        heading.append(f" · {row.reading}", style="dim")
+    heading.append(f": {row.label}")
+    return heading
+
+
+def case_claim_numbers(row):
+    """Its second line: both sides and the margin, whole, then the verdict."""
+    line = Text(f"lhs {number_text(row.lhs)}   rhs {number_text(row.rhs)}   margin {number_text(row.margin)}   ")
+    line.append(row.verdict, style=VERDICT_STYLE.get(row.verdict, ""))
+    if row.verdict == "INCONCLUSIVE":
+        line.append(f" (mpmath: {'holds' if row.holds else 'fails'})", style="dim")
+    return line
 
 
 def spectrum_json(report):
