@@ -278,3 +278,30 @@ def test_json_worst_margin_has_every_digit_the_table_shortens(claims_report):
         significant = re.sub(r"[-+.]|e.*$", "", margin).lstrip("0")
         assert len(significant) > SHOWN_DIGITS or mp.mpf(margin) == mp.mpf(number_text(margin)), margin
     assert any(len(re.sub(r"[-+.]|e.*$", "", m).lstrip("0")) > SHOWN_DIGITS for m in margins)
+
+
+def test_at_80_columns_a_certificate_path_is_whole_and_a_large_counterexample_short(tmp_path):
+    """A long --out folder: each path is one line that `check` takes as it is; an n = 20 counterexample's
+    identity matrix is named, not printed over 16 lines, and the certificate keeps every entry."""
+    from pathlib import Path
+
+    from verify.claims.certificates import check_certificate
+    from verify.claims.claimfile import parse_claims_text
+    from verify.claims.decide import run_claims
+
+    claims = parse_claims_text('[[claim]]\nid = "wide.claim-with-a-long-name"\nholds = "z_max >= 2/n"\nn = [20, 20]\n')
+    out = tmp_path / ("a-folder-name-long-enough-to-cross-the-eightieth-column" * 2)
+    report = run_claims(claims, samples=10, workers=1, out_dir=str(out))
+    result = report.claims[0]
+    assert result.verdict == "REFUTED" and len(str(result.certificate)) > 80
+    console = Console(width=80, record=True, file=io.StringIO(), color_system=None)
+    theorem2_table(report, console, title="claims")
+    lines = console.export_text().splitlines()
+    assert str(result.certificate) in lines  # one line, whole
+    assert check_certificate(next(line for line in lines if line.endswith(".json"))).confirmed
+    assert max(len(line) for line in lines if not line.endswith(".json")) <= 80
+    body = json.loads(Path(result.certificate).read_text())
+    H = body["inputs"]["H"]
+    assert len(H) == 20 and all(len(row) == 20 for row in H)
+    table = [line for line in lines if line.startswith("│")]
+    assert len(table) <= 12 and "(20×20)" in "".join(lines)

@@ -87,7 +87,7 @@ def _text_SearchEvidence(e, result):
     if e.certificate_check and result.verdict != "REFUTED":
         parts.append(f"check: {e.certificate_check}")
     if result.certificate:
-        parts.append(f"certificate {result.certificate}")
+        parts.append("certificate: listed below the table")
     if e.note:
         parts.append(e.note)
     return "\n".join(p for p in parts if p)
@@ -115,8 +115,37 @@ def _counterexample_line(e):
              else f"margin {number_text(c.margin)}")
     how = "smallest counterexample, shrunk" if e.shrunk else "counterexample"
     random = f"; {e.random_counterexamples} random case(s) fail" if e.random_counterexamples else ""
-    return (f"{how}: n = {c.n}, {coefficients[0]} {_number_list(coefficients[1])}, H {_number_list(c.inputs['H'])} "
-            f"(to {SHOWN_DIGITS} digits; exact in the certificate); {c.inequality} fails: {sides}{random}")
+    H = c.inputs["H"]
+    shortened = len(H) > LISTED or len(coefficients[1]) > LISTED
+    how_shown = "shortened; whole and exact in the certificate" if shortened else \
+        f"to {SHOWN_DIGITS} digits; exact in the certificate"
+    return (f"{how}: n = {c.n}, {coefficients[0]} {_vector_text(coefficients[1])}, H {_matrix_text(H)} "
+            f"({how_shown}); {c.inequality} fails: {sides}{random}")
+
+
+LISTED = 6  # a counterexample's vectors and matrices up to this size are shown whole in a table
+
+
+def _vector_text(values):
+    """A vector whole up to LISTED entries, else its first three and last two around an ellipsis."""
+    if len(values) <= LISTED:
+        return _number_list(values)
+    return "[" + ", ".join(map(number_text, values[:3])) + ", …, " + ", ".join(map(number_text, values[-2:])) + \
+        f"] ({len(values)} entries)"
+
+
+def _matrix_text(rows):
+    """A matrix whole up to LISTED rows; larger, by its structure: I, a diagonal, or its size and first row."""
+    from fractions import Fraction
+
+    n = len(rows)
+    if n <= LISTED:
+        return _number_list(rows)
+    exact = [[Fraction(str(v)) for v in row] for row in rows]
+    if all(exact[i][j] == 0 for i in range(n) for j in range(n) if i != j):
+        diagonal = [row[i] for i, row in enumerate(rows)]
+        return f"I ({n}×{n})" if all(exact[i][i] == 1 for i in range(n)) else f"diag {_vector_text(diagonal)}"
+    return f"{n}×{n}, first row {_vector_text(rows[0])}"
 
 
 def _proof_line(proof, verdict):
@@ -150,7 +179,7 @@ def _text_MultiEvidence(e, result):
              f"dense vs block κ: worst relative gap {number_text(e.worst_relative_gap)}, largest relative ball radius "
              f"{number_text(e.largest_relative_radius)}, {e.disagreements} disjoint", e.method]
     if result.certificate:
-        parts.append(f"certificate {result.certificate}")
+        parts.append("certificate: listed below the table")
     parts += [text for text in (e.certificate_check, e.note) if text]
     return "\n".join(parts)
 
@@ -183,6 +212,7 @@ def theorem2_table(report, console=None, title=None):
             verdict.append(f"\n≠ expect\n{'true' if result.expect else 'false'}", style="bold red")
         table.add_row(claim, verdict, Text(text))
     console.print(table)
+    certificates_text(report, console)
     if report.disagreements:
         ids = ", ".join(dict.fromkeys(r.id for r in report.disagreements))
         console.print(Text(f"{len(report.disagreements)} verdict(s) disagree with the claim file's expect: {ids}",
@@ -194,6 +224,16 @@ def theorem2_table(report, console=None, title=None):
     if report.command in ("theorem2", "claims"):
         console.print("margin ≥ 0 holds: ln(lhs/rhs) when both sides are positive, else (lhs − rhs)/max(|lhs|, |rhs|), "
                       "negated for ≤; re-check a certificate with `python -m verify check FILE`.", highlight=False)
+
+
+def certificates_text(report, console):
+    """Each certificate's path whole on its own line (a terminal may wrap it, but no newline splits it), so it
+    copies straight into `python -m verify check`."""
+    paths = [r.certificate for r in report.claims if r.certificate]
+    if paths:
+        console.print(Text("Certificates (re-check each with `python -m verify check FILE`):", style="bold"))
+        for path in paths:
+            console.print(Text(path), soft_wrap=True, highlight=False)
 
 
 def proofs_text(report, console):
