@@ -257,3 +257,22 @@ def test_the_transformer_install_hint_installs_this_folder(monkeypatch):
     with pytest.raises(InputError) as error:
         jax_modules()
     assert "pip install '.[transformer]'" in str(error.value) and "verify[" not in str(error.value)
+
+
+def test_a_long_run_piped_prints_progress_lines_to_stderr(capsys):
+    """Not a terminal: no bar, but with lines=True (the transformer study) one plain line per stage."""
+    from verify.cli import _LazyProgress
+
+    calls = [(0, 10, "loading"), (1, 10, "sgd: step 1"), (2, 10, "sgd: step 2"), (6, 10, "adam: step 1")]
+    with _LazyProgress("transformer", delay=0, lines=True, every=1e9) as progress:
+        for call in calls:
+            progress(*call)
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert captured.out == "" and len(lines) == 3
+    assert all(line.startswith("verify: transformer: ") for line in lines)
+    assert "loading (0 %" in lines[0] and "sgd: step 1 (10 %" in lines[1] and "adam: step 1 (60 %" in lines[2]
+    with _LazyProgress("searching", delay=0) as progress:  # a short command stays quiet in a pipe
+        for call in calls:
+            progress(*call)
+    assert capsys.readouterr().err == ""
