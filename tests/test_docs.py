@@ -249,3 +249,19 @@ def test_a_skipped_test_prints_its_reason(tmp_path):
                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "SKIPPED" in run.stdout and "no frobnicator here" in run.stdout
+
+
+def test_the_experiments_page_lists_every_preset_setting(site):
+    import dataclasses
+
+    from verify.experiments.common import FULL, QUICK
+    from verify.experiments.transformer.study import FULL as T_FULL, QUICK as T_QUICK
+
+    for kind, quick, full in (("synthetic", QUICK, FULL), ("transformer", T_QUICK, T_FULL)):
+        rows = table_text(site["experiments"], f"presets-{kind}")
+        assert rows[0] == ["setting", "--quick", "--full"]
+        names = [f.name for f in dataclasses.fields(quick) if f.name != "name"]
+        assert [row[0] for row in rows[1:]] == names
+        for row, name in zip(rows[1:], names):
+            if isinstance(getattr(quick, name), int):
+                assert row[1:] == [str(getattr(quick, name)), str(getattr(full, name))]

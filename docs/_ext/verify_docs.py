@@ -8,7 +8,8 @@ Directives (each a table, or for the command line one section per command):
 - ``verify-certificate-keys KIND``: the keys of a certificate kind, as `check` validates them;
 - ``verify-claim-file-keys``: the keys of a ``[[claim]]`` table (verify.claims.claimfile);
 - ``verify-cli``: every command and option of verify.arguments.build_parser;
-- ``verify-derivations``, ``verify-experiments``: the two registries of those names.
+- ``verify-derivations``, ``verify-experiments``: the two registries of those names;
+- ``verify-presets synthetic`` or ``verify-presets transformer``: every setting of the quick and full presets.
 
 Role ``{verify-const}`module.NAME``` prints a module constant's value (a bound, a default).
 
@@ -320,6 +321,31 @@ class Experiments(SphinxDirective):
         return [table("experiments", ["experiment", "what it runs"], rows)]
 
 
+class Presets(SphinxDirective):
+    """`verify-presets synthetic` or `verify-presets transformer`: every field of the quick and full presets."""
+
+    required_arguments = 1
+
+    def run(self):
+        import dataclasses
+
+        if self.arguments[0] == "transformer":
+            from verify.experiments.transformer.study import FULL, QUICK
+        else:
+            from verify.experiments.common import FULL, QUICK
+        rows = []
+        for f in dataclasses.fields(QUICK):
+            if f.name != "name":
+                rows.append([code(f.name), *(preset_value(getattr(p, f.name)) for p in (QUICK, FULL))])
+        return [table(f"presets-{self.arguments[0]}", ["setting", "--quick", "--full"], rows)]
+
+
+def preset_value(value):
+    if isinstance(value, tuple) and value and isinstance(value[0], tuple):  # (optimizer, step sizes) pairs
+        return "; ".join(f"{name}: {', '.join(map(str, steps))}" for name, steps in value)
+    return ", ".join(map(str, value)) if isinstance(value, tuple) else str(value)
+
+
 # ---------------------------------------------------------------- constants in prose
 
 
@@ -340,7 +366,7 @@ DIRECTIVES = {
     "verify-quantities": Quantities, "verify-constants": Constants, "verify-functions": Functions,
     "verify-claim-file-keys": ClaimFileKeys, "verify-facts": Facts, "verify-claims": Claims,
     "verify-certificate-keys": CertificateKeys, "verify-cli": CommandLine, "verify-derivations": Derivations,
-    "verify-experiments": Experiments,
+    "verify-experiments": Experiments, "verify-presets": Presets,
 }
 
 
