@@ -265,3 +265,13 @@ def test_the_experiments_page_lists_every_preset_setting(site):
         for row, name in zip(rows[1:], names):
             if isinstance(getattr(quick, name), int):
                 assert row[1:] == [str(getattr(quick, name)), str(getattr(full, name))]
+
+
+def test_the_example_claim_files_count_is_the_files_own(site):
+    from verify.claims.claimfile import load_claims
+
+    count = len(load_claims(ROOT / "examples" / "claims.toml"))
+    cli_text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", site["cli"])).split())
+    assert f"examples/claims.toml ( {count} claims" in cli_text or f"examples/claims.toml ({count} claims" in cli_text
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert re.findall(r"examples/claims\.toml` \((\d+) claims\)", readme) == [str(count)]

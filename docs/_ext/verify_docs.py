@@ -11,7 +11,8 @@ Directives (each a table, or for the command line one section per command):
 - ``verify-derivations``, ``verify-experiments``: the two registries of those names;
 - ``verify-presets synthetic`` or ``verify-presets transformer``: every setting of the quick and full presets.
 
-Role ``{verify-const}`module.NAME``` prints a module constant's value (a bound, a default).
+Role ``{verify-const}`module.NAME``` prints a module constant's value (a bound, a default);
+role ``{verify-claim-count}`FILE.toml``` the number of claims a claim file of the repository states.
 
 Prose the code does not hold (what a function or a certificate key means) lives in the tables
 below; a name the code has and this file does not describe stops the build, so the pages list
@@ -21,6 +22,7 @@ import argparse
 import importlib
 import math
 import re
+from pathlib import Path
 
 from docutils import nodes
 from sphinx.errors import ExtensionError
@@ -378,9 +380,20 @@ def escape_plural_code(app, what, name, obj, options, lines):
     lines[:] = [PLURAL_CODE.sub(r"`\1`\\ ", line) for line in lines]
 
 
+class ClaimCountRole(SphinxRole):
+    """`{verify-claim-count}`examples/claims.toml``: how many claims that claim file of the repository states."""
+
+    def run(self):
+        from verify.claims.claimfile import load_claims
+
+        path = Path(self.env.srcdir).parent / self.text
+        return [nodes.Text(str(len(load_claims(path))))], []
+
+
 def setup(app):
     app.connect("autodoc-process-docstring", escape_plural_code)
     for name, directive in DIRECTIVES.items():
         app.add_directive(name, directive)
     app.add_role("verify-const", ConstantRole())
+    app.add_role("verify-claim-count", ClaimCountRole())
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
