@@ -189,8 +189,23 @@ def _text_InterruptedEvidence(e, result):
 
 
 def _text_RecordEvidence(e, result):
-    """A flat record: one `name: value` line per field (long lists are left to --json)."""
-    return "\n".join(f"{k.replace('_', ' ')}: {v}" for k, v in e.to_json().items() if not isinstance(v, list) or len(v) < 8)
+    """A flat record: one `name: value` line per field, in words (long lists and lists of records are left to
+    --json)."""
+    return "\n".join(f"{_field_words(k)}: {_value_words(v)}" for k, v in e.to_json().items()
+                     if not isinstance(v, list) or (len(v) < 8 and not any(isinstance(x, dict) for x in v)))
+
+
+def _field_words(key):
+    """A field name read aloud: 'd_ge_nN_worst_kappa_error' → 'd ≥ nN: worst kappa error'."""
+    words = f" {key.replace('_', ' ')} ".replace(" ge nN ", " ≥ nN: ").replace(" lt nN ", " < nN: ")
+    return " ".join(words.split()).rstrip(":").replace("when d ≥ nN:", "when d ≥ nN").replace("when d < nN:", "when d < nN")
+
+
+def _value_words(value):
+    """A list as a list of words, not Python's repr."""
+    if isinstance(value, list):
+        return ", ".join(_value_words(v) for v in value)
+    return str(value)
 
 
 def theorem2_table(report, console=None, title=None):
@@ -436,6 +451,13 @@ def assumption2_dimensions_table(report, console=None):
     for key, value in data["decoupling"].items():
         errors.add_row(key.replace("_", " "), number_text(value))
     console.print(errors)
+    if report.verdicts is None:
+        console.print(Text("No verdicts: deciding the claims needs d = nN within the size and cost bounds; run "
+                           "`python -m verify assumption2` for the default sweep."))
+    else:
+        ds = ", ".join(str(d) for d in sorted({report.d, report.n * report.N - 1, report.n * report.N}))
+        theorem2_table(report.verdicts, console, title=f"Assumption 2 claims at n = {report.n}, N = {report.N}, "
+                                                       f"d ∈ {{{ds}}} (your d, and nN − 1, nN on both sides of nN)")
 
 
 def derivations_json(results):
