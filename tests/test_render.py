@@ -174,6 +174,12 @@ def test_case_mode_through_the_cli_is_readable_at_80_columns(case_report, tmp_pa
     numbers = shown_numbers(text)
     for row in case_json(case_report[1])["claims"]:
         assert_shown(row["margin"], numbers, SHOWN_DIGITS, row["id"])
+    claims = text.split("claims at this case", 1)[1].splitlines()[1:]
+    rows = case_json(case_report[1])["claims"]
+    assert len(claims) == 2 * len(rows)  # two lines a claim: id · reading: inequality, then the numbers
+    for (heading, numbers_line), row in zip(zip(claims[::2], claims[1::2]), rows):
+        assert heading.startswith(f"{row['id']} · {row['reading']}: ") and numbers_line.lstrip().startswith("lhs ")
+        assert row["verdict"] in numbers_line
 
 
 @pytest.mark.parametrize("value, shown", [
