@@ -13,7 +13,8 @@ from verify import api, cli
 from verify.claims.casemode import evaluate_case
 from verify.claims.cases import load_case
 from verify.claims.results import ClaimResult, Counterexample, ProofEvidence, Report, SearchEvidence
-from verify.render import SHOWN_DIGITS, VALUE_DIGITS, case_json, case_table, evidence_text, number_text, theorem2_table
+from verify.render import SHOWN_DIGITS, VALUE_DIGITS, evidence_text, number_text, theorem2_table
+from verify.render_case import case_json, case_table
 
 WIDTHS = (80, 100, 200)
 TOKEN = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?")
@@ -136,7 +137,7 @@ def assert_bounded(value, numbers, where):
 
 def test_the_case_header_promises_what_the_enclosures_give(case_report):
     """Its relative radius is the largest of the shown radii over their values (each ball's own), rounded up."""
-    from verify.render import case_precision_text
+    from verify.render_case import case_precision_text
 
     case, report = case_report
     data = case_json(report)

@@ -122,7 +122,7 @@ def _theorem2_case(args):
 
     case = load_case(args.case)
     report = evaluate_case(case, args.dps, args.claim)
-    from verify.render import case_json, case_table
+    from verify.render_case import case_json, case_table
 
     if args.json:
         print(json.dumps(case_json(report), indent=2))
@@ -152,7 +152,7 @@ def cmd_spectrum(args):
 
     case = load_case(args.file, require_H=False)
     report = j_spectrum_report(list(case.logits), case.H, args.dps)
-    from verify.render import spectrum_json, spectrum_table
+    from verify.render_case import spectrum_json, spectrum_table
 
     if args.json:
         print(json.dumps(spectrum_json(report), indent=2))
