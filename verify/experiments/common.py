@@ -91,9 +91,9 @@ def coincide(a, b, tolerance=0.05):
     return a.shape == b.shape and bool(np.all(np.abs(np.log(a / b)) <= np.log1p(tolerance)))
 
 
-def legend_below(ax, columns=2):
-    """The legend under the axes, where it covers no curve."""
-    ax.legend(fontsize=7, ncol=columns, loc="upper center", bbox_to_anchor=(0.5, -0.17), frameon=False)
+def legend_below(ax, columns=2, below=0.17):
+    """The legend under the axes (and their x label: `below` is the axes' fraction between), covering no curve."""
+    ax.legend(fontsize=7, ncol=columns, loc="upper center", bbox_to_anchor=(0.5, -below), frameon=False)
 
 
 def grid_edge(step_size, grid):

@@ -194,10 +194,10 @@ def plot_loss(path, rows, chosen, runs):
         steps, values = _per_step(_by(rows, name), "log10_kappa_J_max")
         axes[1].plot(steps, values, ":", color=color, label=f"{name} largest row")
     axes[0].set_ylabel("cross-entropy (nats)")
-    axes[1].set_ylabel("log10 κ_J (largest over layers/heads)")
+    axes[1].set_ylabel("log10 κ_J\n(largest over layers/heads)")
     for ax in axes:
         ax.set_xlabel("training step")
-        legend_below(ax)
+        legend_below(ax, below=0.24)  # a shorter panel than the synthetic figures': its label takes more of it
     return _save(fig, plt, path)
 
 
