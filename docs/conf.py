@@ -1,6 +1,6 @@
 """Sphinx configuration of the project's own documentation.
 
-Build it with `python -m sphinx -W --keep-going -b html docs docs/_build/html` (warnings are errors;
+Build it with `python -m sphinx -W --keep-going -q -b html docs docs/_build/html` (warnings are errors;
 tests/test_docs.py builds it the same way). The reference tables (quantities, functions, facts,
 claims, certificate keys, commands and options, derivations, experiments) are generated at build
 time from the package's own registries by the local extension `_ext/verify_docs.py`, so they cannot
@@ -23,6 +23,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
+    "sphinx-mathjax-offline",  # MathJax from the package, copied into _static: the pages need no network
     "verify_docs",
 ]
 source_suffix = {".md": "markdown"}

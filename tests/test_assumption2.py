@@ -186,3 +186,20 @@ def test_plot_into_missing_folder_writes_nothing(tmp_path):
     target = tmp_path / "missing" / "plot.png"
     assert_one_line_error(run_cli("assumption2", "--plot", str(target)))
     assert not target.parent.exists()
+
+
+def test_a_users_dimensions_get_verdicts_and_readable_evidence():
+    """`assumption2 --n 4 --N 8 --d 16`: every claim's verdict on d, nN − 1, nN; evidence in words, not field names
+    or Python reprs."""
+    data = json.loads(run_cli("assumption2", "--n", "4", "--N", "8", "--d", "16", "--json").stdout)
+    verdicts = {c["id"]: c["verdict"] for c in data["verdicts"]["claims"]}
+    assert set(verdicts) == {"A2.dim", "A2.seq", "A2.decouple", "T2.up"}
+    assert verdicts["A2.dim"] == "PROVED" and set(verdicts.values()) <= {"PROVED", "HOLDS"}
+    assert data["verdicts"]["claims"][1]["evidence"]["d_checked"] == [16, 31, 32]
+    out = run_cli("assumption2", "--n", "4", "--N", "8", "--d", "16")
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    for verdict in verdicts.values():
+        assert verdict in text
+    assert " ge " not in text and " lt " not in text and "['" not in text and "{'" not in text
+    assert "d ≥ nN: worst kappa error" in text and "read, not machine-checked" in text

@@ -60,8 +60,8 @@ def test_edited_certificate_text_is_refused(tmp_path):
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(data))
     out = run_cli("check", str(edited))
-    assert_one_line_error(out)
-    assert "edited" in out.stderr
+    assert (out.returncode, out.stderr) == (1, "") and len(out.stdout.splitlines()) == 1
+    assert out.stdout.startswith(f"NOT CONFIRMED: {edited}: ") and "edited" in out.stdout
 
 
 BAD_FILES = {
@@ -103,3 +103,60 @@ def test_export_latex_adds_the_claims_of_a_claim_file(tmp_path):
     section = (tmp_path / "user-claims.tex").read_text()
     assert section in document
     assert r"\lambda_{\min}" in section and r"\mu_T" in section and "z_{(2)}" in section
+
+
+EXPECTING = """
+[[claim]]
+id = "expect.true.but.false"
+holds = "lambda_min >= mu_T * z_max**2"
+expect = "true"
+
+[[claim]]
+id = "expect.false.but.true"
+holds = "lambda_min <= L_T * z_max**2"
+expect = "false"
+
+[[claim]]
+id = "expect.true.and.true"
+holds = "lambda_min <= L_T * z_max**2"
+expect = "true"
+
+[[claim]]
+id = "no.expect"
+holds = "lambda_min >= mu_T * z_max**2"
+"""
+
+
+def test_a_verdict_against_expect_is_flagged_in_the_table_and_the_json(tmp_path):
+    claim_file = tmp_path / "mine.toml"
+    claim_file.write_text(EXPECTING)
+    out = run_cli("claims", str(claim_file), "--json", "--samples", "20", "--workers", "1", "--out", str(tmp_path / "c"))
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    by_id = {c["id"]: c for c in data["claims"]}
+    verdicts = {claim_id: c["verdict"] for claim_id, c in by_id.items()}
+    expected = {"expect.true.but.false": "REFUTED", "no.expect": "REFUTED"}
+    assert {k: verdicts[k] for k in expected} == expected
+    assert verdicts["expect.false.but.true"] in ("PROVED", "HOLDS") and verdicts["expect.true.and.true"] in ("PROVED", "HOLDS")
+    flagged = {claim_id for claim_id, c in by_id.items() if c.get("disagrees_with_expect")}
+    assert flagged == {"expect.true.but.false", "expect.false.but.true"} == set(data["disagree_with_expect"])
+    assert "expect" not in by_id["no.expect"] and by_id["expect.true.and.true"]["disagrees_with_expect"] is False
+    table = run_cli("claims", str(claim_file), "--samples", "20", "--workers", "1", "--out", str(tmp_path / "c"))
+    assert table.returncode == 0, table.stderr
+    assert table.stdout.count("≠ expect") == 2
+    assert ("2 verdict(s) disagree with the claim file's expect: expect.true.but.false, expect.false.but.true"
+            in " ".join(table.stdout.split()))
+
+
+def test_export_latex_of_a_claim_file_goes_to_a_folder_of_its_own(tmp_path, monkeypatch, capsys):
+    """The committed derivations/ is the package's; a user's export never lands there unless asked."""
+    from verify.cli import main
+
+    claim_file = tmp_path / "mine.toml"
+    claim_file.write_text('[[claim]]\nid = "mine.one"\nholds = "z_max >= 1/n"\n')
+    monkeypatch.chdir(tmp_path)
+    assert main(["export-latex", "--claims", str(claim_file)]) == 0
+    assert not (tmp_path / "derivations").exists()
+    written = tmp_path / "latex-mine"
+    assert "mine.one" in (written / "user-claims.tex").read_text() and (written / "derivations.tex").is_file()
+    assert "wrote" in capsys.readouterr().out

@@ -107,10 +107,20 @@ def test_bad_arguments_one_line_exit_2(args):
     assert_one_line_error(run_cli(*args))
 
 
-def test_malformed_certificates(tmp_path):
-    for body in ("[1, 2", {"claim": "T2.eq47.max"}, {"claim": "T9", "reading": None, "inputs": {}, "lhs": "1",
-                                                    "rhs": "1", "margin": "0", "dps": 50}):
-        assert_one_line_error(run_cli("check", write(tmp_path, "cert.json", body)))
+def test_a_file_that_is_no_certificate_is_bad_input(tmp_path):
+    assert_one_line_error(run_cli("check", write(tmp_path, "cert.json", "[1, 2")))
+
+
+def test_every_rejected_certificate_exits_1_with_one_not_confirmed_line(tmp_path):
+    """One exit status for every certificate check rejects, whatever the reason (docs/certificates.md)."""
+    for body in ({"claim": "T2.eq47.max"}, {"claim": "T9", "reading": None, "inputs": {}, "lhs": "1", "rhs": "1",
+                                            "margin": "0", "dps": 50}, [1, 2]):
+        path = write(tmp_path, "cert.json", body)
+        out = run_cli("check", path)
+        assert (out.returncode, out.stderr) == (1, ""), (out.returncode, out.stderr)
+        assert len(out.stdout.splitlines()) == 1 and out.stdout.startswith(f"NOT CONFIRMED: {path}: ")
+        data = json.loads(run_cli("check", path, "--json").stdout)
+        assert data["confirmed"] is False and data["reason"]
 
 
 def test_out_is_a_file(tmp_path):
@@ -203,3 +213,66 @@ def test_the_command_lines_digit_bounds_are_the_librarys():
     out = run_cli("theorem2", "--dps", str(precision.MAX_DPS + 1), "--samples", "1")
     assert_one_line_error(out)
     assert f"--dps {precision.MAX_DPS + 1}" in out.stderr
+
+
+def test_version_is_the_distributions():
+    import sys
+    from pathlib import Path
+
+    from tests.conftest import ROOT
+
+    toml = __import__("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    version = toml.loads((Path(ROOT) / "pyproject.toml").read_text())["project"]["version"]
+    out = run_cli("--version")
+    assert out.returncode == 0 and out.stdout.split() == ["verify", version]
+
+
+def test_derive_help_lists_the_registrys_ids():
+    from verify.arguments import DERIVATION_IDS
+    from verify.derivations.registry import DERIVATION_REGISTRY
+
+    assert DERIVATION_IDS == tuple(DERIVATION_REGISTRY)
+    text = " ".join(run_cli("derive", "--help").stdout.split())
+    assert ", ".join(DERIVATION_REGISTRY) in text
+
+
+def test_certified_is_listed_only_where_case_mode_exists():
+    from verify.arguments import build_parser
+
+    commands = next(a for a in build_parser()._actions if a.dest == "command").choices
+    for name, command in commands.items():
+        has_case = any("--case" in action.option_strings for action in command._actions)
+        assert ("CERTIFIED" in command.format_help()) == has_case, name
+    assert "--case" in commands["theorem2"].format_help()
+
+
+def test_the_transformer_install_hint_installs_this_folder(monkeypatch):
+    """`verify` on the package index is another project: the hint installs the extra of this checkout."""
+    import sys
+
+    from verify.errors import InputError
+    from verify.experiments.transformer.model import jax_modules
+
+    monkeypatch.setitem(sys.modules, "jax", None)  # `import jax` now raises ImportError
+    with pytest.raises(InputError) as error:
+        jax_modules()
+    assert "pip install '.[transformer]'" in str(error.value) and "verify[" not in str(error.value)
+
+
+def test_a_long_run_piped_prints_progress_lines_to_stderr(capsys):
+    """Not a terminal: no bar, but with lines=True (the transformer study) one plain line per stage."""
+    from verify.cli import _LazyProgress
+
+    calls = [(0, 10, "loading"), (1, 10, "sgd: step 1"), (2, 10, "sgd: step 2"), (6, 10, "adam: step 1")]
+    with _LazyProgress("transformer", delay=0, lines=True, every=1e9) as progress:
+        for call in calls:
+            progress(*call)
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert captured.out == "" and len(lines) == 3
+    assert all(line.startswith("verify: transformer: ") for line in lines)
+    assert "loading (0 %" in lines[0] and "sgd: step 1 (10 %" in lines[1] and "adam: step 1 (60 %" in lines[2]
+    with _LazyProgress("searching", delay=0) as progress:  # a short command stays quiet in a pipe
+        for call in calls:
+            progress(*call)
+    assert capsys.readouterr().err == ""

@@ -16,15 +16,21 @@ OUTSIDE = ("SPEC" + ".md", "paper" + "-reviews", "../" + "shared")  # split so t
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """The HTML build of docs/ (once per module): {page name: html text}."""
+def site_dir(tmp_path_factory):
+    """The folder of the HTML build of docs/ (once per module)."""
     pytest.importorskip("sphinx", reason="sphinx is not installed; pip install '.[docs]' (the test extra includes it)")
     pytest.importorskip("myst_parser", reason="myst-parser is not installed; pip install '.[docs]'")
     out = tmp_path_factory.mktemp("docs-html")
     build = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
                             str(ROOT / "docs"), str(out)], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert build.returncode == 0, f"sphinx-build failed:\n{build.stdout}\n{build.stderr}"
-    return {page.stem: page.read_text(encoding="utf-8") for page in out.glob("*.html")}
+    return out
+
+
+@pytest.fixture(scope="module")
+def site(site_dir):
+    """The HTML build of docs/: {page name: html text}."""
+    return {page.stem: page.read_text(encoding="utf-8") for page in site_dir.glob("*.html")}
 
 
 def table_text(page_html, kind):
@@ -46,6 +52,23 @@ def first_column(page_html, kind):
 def test_the_docs_build_without_warnings(site):
     assert {"index", "spec", "language", "proofs", "certificates", "cli", "api", "derivations", "experiments",
             "assumption2"} <= set(site)
+
+
+def test_the_html_loads_no_script_or_style_from_the_network(site_dir):
+    """Read offline, every page renders its maths: each script and stylesheet is a file of the build."""
+    pages = list(site_dir.glob("*.html"))
+    assert pages
+    maths = 0
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        sources = re.findall(r'<script[^>]*\ssrc="([^"]+)"', text)
+        sources += re.findall(r'<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"', text)
+        sources += re.findall(r'<link[^>]*href="([^"]+)"[^>]*rel="stylesheet"', text)
+        for source in sources:
+            assert not re.match(r"(?i)([a-z]+:)?//", source), f"{page.name} loads {source} from the network"
+            assert (site_dir / source.split("?")[0]).is_file(), f"{page.name} loads {source}, not in the build"
+        maths += any("mathjax" in s.lower() for s in sources)
+    assert maths, "no page loads MathJax: the maths would show as raw TeX"
 
 
 def test_spec_keeps_its_section_numbers(site):
@@ -193,7 +216,7 @@ def test_the_test_extra_installs_the_docs_extra():
 
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
     names = {re.split(r"[<>=!~\[; ]", requirement, maxsplit=1)[0].lower() for requirement in extras["docs"]}
-    assert {"sphinx", "myst-parser"} <= names
+    assert {"sphinx", "myst-parser", "sphinx-mathjax-offline"} <= names
     assert set(extras["docs"]) <= set(extras["test"])
 
 
@@ -204,3 +227,51 @@ def test_ci_runs_the_readmes_test_command_which_builds_the_docs_with_warnings_as
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert test_command.replace("pip install", "pip install -q") in ci
     assert "python -m sphinx -W" in test_command and test_command.endswith("python -m pytest")
+
+
+DOCS_BUILD = "python -m sphinx -W --keep-going -q -b html docs docs/_build/html"
+
+
+def test_the_docs_build_command_is_written_one_way():
+    """Every place that tells how to build docs/ gives the same command as CI runs."""
+    places = [ROOT / "README.md", ROOT / "docs" / "index.md", ROOT / "docs" / "conf.py", ROOT / ".ci" / "run"]
+    for place in places:
+        commands = re.findall(r"python -m sphinx[^`&\n]*?html docs docs/_build/html", place.read_text(encoding="utf-8"))
+        assert commands, f"{place.relative_to(ROOT)} does not say how to build the docs"
+        assert set(commands) == {DOCS_BUILD}, f"{place.relative_to(ROOT)} builds the docs another way: {commands}"
+
+
+def test_a_skipped_test_prints_its_reason(tmp_path):
+    """Under the project's pytest settings a run names every skipped test and why (no silent 's')."""
+    (tmp_path / "test_skipping.py").write_text('import pytest\n\n\ndef test_it():\n    pytest.skip("no frobnicator here")\n')
+    run = subprocess.run([sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path),
+                          "-p", "no:cacheprovider", str(tmp_path / "test_skipping.py")],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "SKIPPED" in run.stdout and "no frobnicator here" in run.stdout
+
+
+def test_the_experiments_page_lists_every_preset_setting(site):
+    import dataclasses
+
+    from verify.experiments.common import FULL, QUICK
+    from verify.experiments.transformer.study import FULL as T_FULL, QUICK as T_QUICK
+
+    for kind, quick, full in (("synthetic", QUICK, FULL), ("transformer", T_QUICK, T_FULL)):
+        rows = table_text(site["experiments"], f"presets-{kind}")
+        assert rows[0] == ["setting", "--quick", "--full"]
+        names = [f.name for f in dataclasses.fields(quick) if f.name != "name"]
+        assert [row[0] for row in rows[1:]] == names
+        for row, name in zip(rows[1:], names):
+            if isinstance(getattr(quick, name), int):
+                assert row[1:] == [str(getattr(quick, name)), str(getattr(full, name))]
+
+
+def test_the_example_claim_files_count_is_the_files_own(site):
+    from verify.claims.claimfile import load_claims
+
+    count = len(load_claims(ROOT / "examples" / "claims.toml"))
+    cli_text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", site["cli"])).split())
+    assert f"examples/claims.toml ( {count} claims" in cli_text or f"examples/claims.toml ({count} claims" in cli_text
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert re.findall(r"examples/claims\.toml` \((\d+) claims\)", readme) == [str(count)]

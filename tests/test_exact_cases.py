@@ -139,7 +139,7 @@ certificates = st.fixed_dictionaries(
 @settings(max_examples=40, deadline=None)
 @given(data=st.one_of(certificates, numbers))
 def test_any_certificate_file_is_checked_or_refused_in_one_line(data):
-    """check: 0 (confirmed), 1 (not confirmed) or 2 (malformed, one line) — never a traceback."""
+    """check: 0 (confirmed), 1 (rejected: NOT CONFIRMED, one line) or 2 (not JSON, one line) — never a traceback."""
     out, err = io.StringIO(), io.StringIO()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "certificate.json"

@@ -155,6 +155,7 @@ def check_compared(out, result):
         assert sentence.startswith(f"{variant} with {LABEL_GD if o == 'gd' else 'Adam'}: training loss {losses[-1]:.3g} "
                                    f"after {steps[-1]} steps ({losses[-1] / losses[0]:.2g} of its start; ")
         assert (f"cut 1000× by step {cut})" if cut is not None else f"not cut 1000× within {steps[-1]} steps)") in sentence
+    check_events(out, result, curves)
     if result.name == "losses":
         floor = result.numbers["logistic_floor"]
         logistic = {o: curves["logistic loss", o][1] for o in ("gd", "adam")}
@@ -164,6 +165,52 @@ def check_compared(out, result):
                 f"above that floor.") in result.findings[-1]
     if result.name == "regimes":
         assert all(f"{label}: {kappa:.3g}" in result.findings[-1] for label, kappa in result.numbers["kappa_at_teacher"].items())
+
+
+def check_events(out, result, curves):
+    """A climb of REBOUND× above the low, a chosen step at a grid's edge and coinciding curves are each said,
+    with the CSV's numbers, exactly when the CSV (and the legend's step sizes) show them."""
+    rows = _rows(out, result.name)
+    legend = [t.get_text() for t in result.figure.axes[0].get_legend().get_texts()]
+    for (variant, o), (steps, losses) in curves.items():
+        name = f"{variant} with {LABEL_GD if o == 'gd' else 'Adam'}: "
+        drawn = np.maximum(losses / losses[0], experiments.FLOOR)
+        climb = drawn / np.minimum.accumulate(drawn)
+        high = int(np.argmax(climb))
+        low = int(np.argmin(drawn[:high + 1]))
+        said = [f for f in result.findings if f.startswith(name + "the loss climbed back")]
+        if climb[high] >= experiments.REBOUND:
+            assert said == [f"{name}the loss climbed back {climb[high]:.2g}× above its low, from {drawn[low]:.2g} of its "
+                            f"start at step {steps[low]} to {drawn[high]:.2g} at step {steps[high]}."]
+        else:
+            assert not said
+        shown = next(text for text in legend if text.startswith(f"{variant}, {experiments.LABEL[o]} ("))
+        if o == "gd":
+            multiple, grid = float(re.search(r"η = (\S+)/L₀", shown)[1]), training.GD_GRID
+        else:
+            multiple, grid = float(next(r["step_size"] for r in rows if (r["variant"], r["optimizer"]) == (variant, o))), \
+                training.STEP_GRIDS[o]
+        edge = "largest" if math.isclose(multiple, max(grid), rel_tol=1e-2) else \
+            "smallest" if math.isclose(multiple, min(grid), rel_tol=1e-2) else None
+        said = [f for f in result.findings if f.startswith(name + "the chosen step")]
+        assert [edge in f for f in said] == ([True] if edge else [])
+    for variant in dict.fromkeys(v for v, _ in curves):
+        gd, adam = (np.maximum(curves[variant, o][1] / curves[variant, o][1][0], experiments.FLOOR) for o in ("gd", "adam"))
+        together = gd.shape == adam.shape and np.all(np.abs(np.log(gd / adam)) <= np.log1p(0.05))
+        assert any(f.startswith(f"{variant}: GD's and Adam's curves stay within 5 %") for f in result.findings) == together
+
+
+def test_events_helpers_read_what_a_plot_shows():
+    steps = np.arange(0, 60, 6)
+    falling = np.array([1, 1e-2, 1e-4, 1e-8, 1e-16, 1e-16, 1e-3, 1e-5, 1e-7, 1e-9])
+    factor, low_step, low, high_step, high = experiments.rebound(steps, falling)
+    assert (low_step, high_step) == (24, 36) and low == 1e-16 and high == 1e-3 and math.isclose(factor, 1e13)
+    assert experiments.rebound(steps, np.logspace(0, -9, 10))[0] == 1  # a curve that only falls never climbs
+    assert experiments.rebound(steps, falling * 1e-20)[0] == 1  # drawn at the floor: no climb to see
+    assert experiments.coincide(falling, falling * 1.04) and not experiments.coincide(falling, falling * 1.06)
+    assert experiments.grid_edge(32.0, (0.5, 4.0, 32.0)) == "largest"
+    assert experiments.grid_edge(0.5, (0.5, 4.0, 32.0)) == "smallest"
+    assert experiments.grid_edge(4.0, (0.5, 4.0, 32.0)) is None and experiments.grid_edge(3e-3, (3e-3,)) is None
 
 
 LABEL_GD = experiments.LABEL["gd"]

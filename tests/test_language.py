@@ -268,3 +268,29 @@ def test_junk_text_is_refused_with_input_error_only(text):
 def test_a_syntax_error_says_where(text, where):
     with pytest.raises(InputError, match=where):
         parse_claim(text, (2, 10))
+
+
+@pytest.mark.parametrize("text, wrong, suggestion", [
+    ("ln(R) >= 0", "'ln(R)'", "did you mean 'log'?"),
+    ("R^2 >= 1", "BitXor", "did you mean '**'?"),
+    ("R = 2", "not valid syntax", "did you mean '=='?"),
+    ("kappa <= 2 and R = 3", "not valid syntax", "did you mean '=='?"),
+])
+def test_other_languages_spellings_get_a_did_you_mean(text, wrong, suggestion):
+    from verify.claims.language.parser import parse_claim
+
+    with pytest.raises(InputError) as error:
+        parse_claim(text)
+    message = str(error.value)
+    assert "\n" not in message and repr(text) in message and wrong in message and suggestion in message
+    fixed = text.replace("ln(", "log(").replace("^", "**").replace(" = ", " == ")
+    parse_claim(fixed)  # the suggestion, taken, parses
+
+
+def test_no_did_you_mean_without_a_near_spelling():
+    from verify.claims.language.parser import parse_claim
+
+    for text in ("frobnicate(R) > 1", "R <= 2 <"):
+        with pytest.raises(InputError) as error:
+            parse_claim(text)
+        assert "did you mean" not in str(error.value)

@@ -13,7 +13,8 @@ from verify import api, cli
 from verify.claims.cases.mode import evaluate_case
 from verify.claims.cases.case import load_case
 from verify.claims.verdicts.results import ClaimResult, Counterexample, ProofEvidence, Report, SearchEvidence
-from verify.render import SHOWN_DIGITS, VALUE_DIGITS, case_json, case_table, evidence_text, number_text, theorem2_table
+from verify.render import SHOWN_DIGITS, VALUE_DIGITS, evidence_text, number_text, theorem2_table
+from verify.render_case import case_json, case_table
 
 WIDTHS = (80, 100, 200)
 TOKEN = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?")
@@ -127,6 +128,27 @@ def test_claims_table_shows_every_promised_number_whole(claims_report, width):
             assert_shown(value, numbers, digits, f"{claim['id']} at {width} columns")
 
 
+def assert_bounded(value, numbers, where):
+    """A radius is shown to two digits rounded up: some shown number is ≥ it and within 10 % above it."""
+    with mp.workdps(40):
+        x = mp.mpf(value)
+        assert any(x <= t <= x * mp.mpf("1.1") for t in numbers), f"{where}: {value} is not shown rounded up"
+
+
+def test_the_case_header_promises_what_the_enclosures_give(case_report):
+    """Its relative radius is the largest of the shown radii over their values (each ball's own), rounded up."""
+    from verify.render_case import case_precision_text
+
+    case, report = case_report
+    data = case_json(report)
+    promised = mp.mpf(case_precision_text(report).rsplit("≤ ", 1)[1])
+    with mp.workdps(40):
+        worst = max(mp.mpf(data["enclosures"][name]["rad"]) / abs(mp.mpf(data["enclosures"][name]["mid"]))
+                    for name in ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "R"))
+        assert worst * mp.mpf("0.99") <= promised <= worst * mp.mpf("1.1")
+    assert mp.mpf(data["enclosure_relative_radius"]) == promised
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_case_tables_show_every_value_and_side_whole(case_report, width):
     case, report = case_report
@@ -136,7 +158,7 @@ def test_case_tables_show_every_value_and_side_whole(case_report, width):
     assert_shown(data["n"], numbers)
     for name in ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "R"):
         assert_shown(data[name], numbers, VALUE_DIGITS, name)
-        assert_shown(data["enclosures"][name]["rad"], numbers, 2, f"radius of {name}")
+        assert_bounded(data["enclosures"][name]["rad"], numbers, f"radius of {name}")
     for row in data["claims"]:
         for key in ("lhs", "rhs", "margin"):
             assert_shown(row[key], numbers, SHOWN_DIGITS, f"{row['id']} {row['reading']} {key}")
@@ -153,6 +175,12 @@ def test_case_mode_through_the_cli_is_readable_at_80_columns(case_report, tmp_pa
     numbers = shown_numbers(text)
     for row in case_json(case_report[1])["claims"]:
         assert_shown(row["margin"], numbers, SHOWN_DIGITS, row["id"])
+    claims = text.split("claims at this case", 1)[1].splitlines()[1:]
+    rows = case_json(case_report[1])["claims"]
+    assert len(claims) == 2 * len(rows)  # two lines a claim: id · reading: inequality, then the numbers
+    for (heading, numbers_line), row in zip(zip(claims[::2], claims[1::2]), rows):
+        assert heading.startswith(f"{row['id']} · {row['reading']}: ") and numbers_line.lstrip().startswith("lhs ")
+        assert row["verdict"] in numbers_line
 
 
 @pytest.mark.parametrize("value, shown", [
@@ -246,3 +274,41 @@ def test_case_mode_gives_each_claim_its_verdict_at_the_case(case_report):
     assert {"CERTIFIED", "REFUTED"} <= {row["verdict"] for row in rows}  # this case shows both
     text = rendered(lambda console: case_table(case, report, console), 80)
     assert all(row["verdict"] in text for row in rows)
+
+
+def test_json_worst_margin_has_every_digit_the_table_shortens(claims_report):
+    """--json promises every digit computed: a worst margin carries more than the table's SHOWN_DIGITS."""
+    margins = [c["evidence"]["worst_margin"] for c in claims_report.to_json()["claims"]
+               if is_number(c["evidence"].get("worst_margin"))]
+    assert margins
+    for margin in margins:
+        significant = re.sub(r"[-+.]|e.*$", "", margin).lstrip("0")
+        assert len(significant) > SHOWN_DIGITS or mp.mpf(margin) == mp.mpf(number_text(margin)), margin
+    assert any(len(re.sub(r"[-+.]|e.*$", "", m).lstrip("0")) > SHOWN_DIGITS for m in margins)
+
+
+def test_at_80_columns_a_certificate_path_is_whole_and_a_large_counterexample_short(tmp_path):
+    """A long --out folder: each path is one line that `check` takes as it is; an n = 20 counterexample's
+    identity matrix is named, not printed over 16 lines, and the certificate keeps every entry."""
+    from pathlib import Path
+
+    from verify.claims.certificates.check import check_certificate
+    from verify.claims.claimfile import parse_claims_text
+    from verify.claims.verdicts.decide import run_claims
+
+    claims = parse_claims_text('[[claim]]\nid = "wide.claim-with-a-long-name"\nholds = "z_max >= 2/n"\nn = [20, 20]\n')
+    out = tmp_path / ("a-folder-name-long-enough-to-cross-the-eightieth-column" * 2)
+    report = run_claims(claims, samples=10, workers=1, out_dir=str(out))
+    result = report.claims[0]
+    assert result.verdict == "REFUTED" and len(str(result.certificate)) > 80
+    console = Console(width=80, record=True, file=io.StringIO(), color_system=None)
+    theorem2_table(report, console, title="claims")
+    lines = console.export_text().splitlines()
+    assert str(result.certificate) in lines  # one line, whole
+    assert check_certificate(next(line for line in lines if line.endswith(".json"))).confirmed
+    assert max(len(line) for line in lines if not line.endswith(".json")) <= 80
+    body = json.loads(Path(result.certificate).read_text())
+    H = body["inputs"]["H"]
+    assert len(H) == 20 and all(len(row) == 20 for row in H)
+    table = [line for line in lines if line.startswith("│")]
+    assert len(table) <= 12 and "(20×20)" in "".join(lines)

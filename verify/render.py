@@ -7,14 +7,12 @@ the longest number it holds, so rich wraps prose only between words, never insid
 import re
 
 import mpmath as mp
-from rich import box
 from rich.console import Console
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
 from verify.claims.record import READING_TEXT
-from verify.numerics.precision import decimal
 from verify.versions import package_versions
 
 VERDICT_STYLE = {"PROVED": "bold green", "CERTIFIED": "green", "HOLDS": "cyan", "REFUTED": "bold red", "INCONCLUSIVE": "yellow",
@@ -87,7 +85,7 @@ def _text_SearchEvidence(e, result):
     if e.certificate_check and result.verdict != "REFUTED":
         parts.append(f"check: {e.certificate_check}")
     if result.certificate:
-        parts.append(f"certificate {result.certificate}")
+        parts.append("certificate: listed below the table")
     if e.note:
         parts.append(e.note)
     return "\n".join(p for p in parts if p)
@@ -115,8 +113,37 @@ def _counterexample_line(e):
              else f"margin {number_text(c.margin)}")
     how = "smallest counterexample, shrunk" if e.shrunk else "counterexample"
     random = f"; {e.random_counterexamples} random case(s) fail" if e.random_counterexamples else ""
-    return (f"{how}: n = {c.n}, {coefficients[0]} {_number_list(coefficients[1])}, H {_number_list(c.inputs['H'])} "
-            f"(to {SHOWN_DIGITS} digits; exact in the certificate); {c.inequality} fails: {sides}{random}")
+    H = c.inputs["H"]
+    shortened = len(H) > LISTED or len(coefficients[1]) > LISTED
+    how_shown = "shortened; whole and exact in the certificate" if shortened else \
+        f"to {SHOWN_DIGITS} digits; exact in the certificate"
+    return (f"{how}: n = {c.n}, {coefficients[0]} {_vector_text(coefficients[1])}, H {_matrix_text(H)} "
+            f"({how_shown}); {c.inequality} fails: {sides}{random}")
+
+
+LISTED = 6  # a counterexample's vectors and matrices up to this size are shown whole in a table
+
+
+def _vector_text(values):
+    """A vector whole up to LISTED entries, else its first three and last two around an ellipsis."""
+    if len(values) <= LISTED:
+        return _number_list(values)
+    return "[" + ", ".join(map(number_text, values[:3])) + ", …, " + ", ".join(map(number_text, values[-2:])) + \
+        f"] ({len(values)} entries)"
+
+
+def _matrix_text(rows):
+    """A matrix whole up to LISTED rows; larger, by its structure: I, a diagonal, or its size and first row."""
+    from fractions import Fraction
+
+    n = len(rows)
+    if n <= LISTED:
+        return _number_list(rows)
+    exact = [[Fraction(str(v)) for v in row] for row in rows]
+    if all(exact[i][j] == 0 for i in range(n) for j in range(n) if i != j):
+        diagonal = [row[i] for i, row in enumerate(rows)]
+        return f"I ({n}×{n})" if all(exact[i][i] == 1 for i in range(n)) else f"diag {_vector_text(diagonal)}"
+    return f"{n}×{n}, first row {_vector_text(rows[0])}"
 
 
 def _proof_line(proof, verdict):
@@ -150,7 +177,7 @@ def _text_MultiEvidence(e, result):
              f"dense vs block κ: worst relative gap {number_text(e.worst_relative_gap)}, largest relative ball radius "
              f"{number_text(e.largest_relative_radius)}, {e.disagreements} disjoint", e.method]
     if result.certificate:
-        parts.append(f"certificate {result.certificate}")
+        parts.append("certificate: listed below the table")
     parts += [text for text in (e.certificate_check, e.note) if text]
     return "\n".join(parts)
 
@@ -160,8 +187,23 @@ def _text_InterruptedEvidence(e, result):
 
 
 def _text_RecordEvidence(e, result):
-    """A flat record: one `name: value` line per field (long lists are left to --json)."""
-    return "\n".join(f"{k.replace('_', ' ')}: {v}" for k, v in e.to_json().items() if not isinstance(v, list) or len(v) < 8)
+    """A flat record: one `name: value` line per field, in words (long lists and lists of records are left to
+    --json)."""
+    return "\n".join(f"{_field_words(k)}: {_value_words(v)}" for k, v in e.to_json().items()
+                     if not isinstance(v, list) or (len(v) < 8 and not any(isinstance(x, dict) for x in v)))
+
+
+def _field_words(key):
+    """A field name read aloud: 'd_ge_nN_worst_kappa_error' → 'd ≥ nN: worst kappa error'."""
+    words = f" {key.replace('_', ' ')} ".replace(" ge nN ", " ≥ nN: ").replace(" lt nN ", " < nN: ")
+    return " ".join(words.split()).rstrip(":").replace("when d ≥ nN:", "when d ≥ nN").replace("when d < nN:", "when d < nN")
+
+
+def _value_words(value):
+    """A list as a list of words, not Python's repr."""
+    if isinstance(value, list):
+        return ", ".join(_value_words(v) for v in value)
+    return str(value)
 
 
 def theorem2_table(report, console=None, title=None):
@@ -179,8 +221,15 @@ def theorem2_table(report, console=None, title=None):
         if result.reading:
             claim.append("\n" + result.reading, style="dim")
         verdict = Text(result.verdict, style=VERDICT_STYLE.get(result.verdict, ""))
+        if result.disagrees:
+            verdict.append(f"\n≠ expect\n{'true' if result.expect else 'false'}", style="bold red")
         table.add_row(claim, verdict, Text(text))
     console.print(table)
+    certificates_text(report, console)
+    if report.disagreements:
+        ids = ", ".join(dict.fromkeys(r.id for r in report.disagreements))
+        console.print(Text(f"{len(report.disagreements)} verdict(s) disagree with the claim file's expect: {ids}",
+                           style="bold red"))
     proofs_text(report, console)
     if report.command == "theorem2":
         for name, meaning in READING_TEXT.items():
@@ -188,6 +237,16 @@ def theorem2_table(report, console=None, title=None):
     if report.command in ("theorem2", "claims"):
         console.print("margin ≥ 0 holds: ln(lhs/rhs) when both sides are positive, else (lhs − rhs)/max(|lhs|, |rhs|), "
                       "negated for ≤; re-check a certificate with `python -m verify check FILE`.", highlight=False)
+
+
+def certificates_text(report, console):
+    """Each certificate's path whole on its own line (a terminal may wrap it, but no newline splits it), so it
+    copies straight into `python -m verify check`."""
+    paths = [r.certificate for r in report.claims if r.certificate]
+    if paths:
+        console.print(Text("Certificates (re-check each with `python -m verify check FILE`):", style="bold"))
+        for path in paths:
+            console.print(Text(path), soft_wrap=True, highlight=False)
 
 
 def proofs_text(report, console):
@@ -221,109 +280,6 @@ def _natural(fact_id):
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", fact_id)]
 
 
-def ball_json(ball, digits=30):
-    """An Arb ball as decimal strings: its midpoint, its radius, and an interval [lo, hi] of `digits`-digit
-    decimals that contains it (Arb's own decimal conversion, which rounds outwards)."""
-    mid, rad, exponent = ball.mid_rad_10exp(digits)
-    scale = lambda m: decimal_from_integer(m, exponent)
-    return {"mid": scale(mid), "rad": scale(rad), "interval": [scale(mid - rad), scale(mid + rad)]}
-
-
-def decimal_from_integer(mantissa, exponent):
-    """mantissa · 10^exponent, exactly, as a decimal string in scientific notation."""
-    mantissa, exponent = int(mantissa), int(exponent)
-    if mantissa == 0:
-        return "0"
-    sign, digits = ("-" if mantissa < 0 else ""), str(abs(mantissa))
-    return f"{sign}{digits[0]}.{digits[1:] or '0'}e{exponent + len(digits) - 1:+d}"
-
-
-def case_json(report):
-    """Case mode's JSON: values at dps digits, their enclosures, and each claim's sides and verdicts."""
-    q, balls = report.spectrum, report.balls
-    return {
-        "command": "theorem2 --case",
-        "versions": package_versions(),
-        "n": q.n,
-        "lambda_max": decimal(q.lambda_max),
-        "lambda_min": decimal(q.lambda_min),
-        "kappa": decimal(q.kappa),
-        "L_T": decimal(q.L_T),
-        "mu_T": decimal(q.mu_T),
-        "R": decimal(q.R),
-        "relative_error": f"{q.rel_err:.1e}",
-        "dps": q.dps,
-        "enclosure_method": report.method,
-        "enclosures": None if balls is None else {name: ball_json(getattr(balls, name)) for name in
-                                                  ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "L_amb", "mu_amb", "R")},
-        "claims": [
-            {"id": r.claim, "reading": r.reading, "inequality": r.label, "lhs": decimal(r.lhs), "rhs": decimal(r.rhs),
-             "margin": decimal(r.margin), "holds": bool(r.holds), "rigorous": r.rigorous, "verdict": r.verdict}
-            for r in report.rows
-        ],
-    }
-
-
-def case_table(case, report, console=None):
-    """Case mode as two tables, readable at 80 columns: the spectrum with its enclosures' radii, and the claims
-    (id, reading and binding inequality in one wrapped cell; lhs, rhs and margin whole, on one line each)."""
-    console = console or Console()
-    q = report.spectrum
-    summary = Table(title=f"J H J on T, n = {q.n} ({q.dps} digits, relative error ≤ {number_text(q.rel_err, 2)})")
-    summary.add_column("quantity", no_wrap=True)
-    summary.add_column(f"value ({VALUE_DIGITS} digits)", no_wrap=True)
-    summary.add_column("rigorous enclosure", no_wrap=True)
-    for name in ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "R"):
-        radius = ball_json(getattr(report.balls, name))["rad"] if report.balls is not None else None
-        summary.add_row(name, number_text(getattr(q, name), VALUE_DIGITS), "—" if radius is None else f"± {radius}")
-    console.print(summary)
-    rows = [(r, [number_text(x) for x in (r.lhs, r.rhs, r.margin)]) for r in report.rows]
-    claims = Table(title="claims at this case (margin ≥ 0 holds; CERTIFIED / REFUTED: decided by Arb balls alone)",
-                   box=box.SIMPLE_HEAD,
-                   show_lines=True, pad_edge=False)
-    claims.add_column("claim · reading · binding inequality", overflow="fold")
-    for column in ("lhs", "rhs", "margin"):
-        claims.add_column(column, justify="right", no_wrap=True)
-    claims.add_column("verdict", no_wrap=True)
-    for r, numbers in rows:
-        claim = Text(r.claim, style="bold")
-        claim.append(("\n" + r.reading if r.reading else "") + "\n" + r.label)
-        verdict = Text(r.verdict, style=VERDICT_STYLE.get(r.verdict, ""))
-        if r.verdict == "INCONCLUSIVE":
-            verdict.append("\n" + ("holds" if r.holds else "fails") + f" at {number_text(r.margin)}", style="dim")
-        claims.add_row(claim, *numbers, verdict)
-    console.print(claims)
-
-
-def spectrum_json(report):
-    return {
-        "command": "spectrum",
-        "versions": package_versions(),
-        "n": report.n,
-        "eigenvalues": [decimal(v) for v in report.eigenvalues],
-        "kappa_J": decimal(report.kappa_J),
-        "kappa_JHJ": decimal(report.kappa_JHJ),
-        "correct_digits": report.correct_digits,
-        "method": report.method,
-    }
-
-
-def spectrum_table(report, console=None, shown=20):
-    console = console or Console()
-    table = Table(title=f"J(z), n = {report.n} ({report.method}; {report.correct_digits} correct digits)")
-    table.add_column("k", justify="right")
-    table.add_column("λ_k(J)")
-    rows = list(enumerate(report.eigenvalues, 1))
-    if len(rows) > shown:
-        rows = rows[: shown // 2] + [None] + rows[-shown // 2:]
-    for row in rows:
-        table.add_row("…", "…") if row is None else table.add_row(str(row[0]), decimal(row[1]))
-    console.print(table)
-    console.print(f"κ_J (largest / smallest positive) = {decimal(report.kappa_J)}")
-    if report.kappa_JHJ is not None:
-        console.print(f"κ of J H J on T = {decimal(report.kappa_JHJ)}")
-
-
 def assumption2_dimensions_table(report, console=None):
     """One user's dimensions: each reading's least violation and the rank bounds, then the decoupling errors
     (numbers to SHOWN_DIGITS digits, whole)."""
@@ -345,6 +301,13 @@ def assumption2_dimensions_table(report, console=None):
     for key, value in data["decoupling"].items():
         errors.add_row(key.replace("_", " "), number_text(value))
     console.print(errors)
+    if report.verdicts is None:
+        console.print(Text("No verdicts: deciding the claims needs d = nN within the size and cost bounds; run "
+                           "`python -m verify assumption2` for the default sweep."))
+    else:
+        ds = ", ".join(str(d) for d in sorted({report.d, report.n * report.N - 1, report.n * report.N}))
+        theorem2_table(report.verdicts, console, title=f"Assumption 2 claims at n = {report.n}, N = {report.N}, "
+                                                       f"d ∈ {{{ds}}} (your d, and nN − 1, nN on both sides of nN)")
 
 
 def derivations_json(results):

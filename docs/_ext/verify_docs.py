@@ -8,9 +8,11 @@ Directives (each a table, or for the command line one section per command):
 - ``verify-certificate-keys KIND``: the keys of a certificate kind, as `check` validates them;
 - ``verify-claim-file-keys``: the keys of a ``[[claim]]`` table (verify.claims.claimfile);
 - ``verify-cli``: every command and option of verify.arguments.build_parser;
-- ``verify-derivations``, ``verify-experiments``: the two registries of those names.
+- ``verify-derivations``, ``verify-experiments``: the two registries of those names;
+- ``verify-presets synthetic`` or ``verify-presets transformer``: every setting of the quick and full presets.
 
-Role ``{verify-const}`module.NAME``` prints a module constant's value (a bound, a default).
+Role ``{verify-const}`module.NAME``` prints a module constant's value (a bound, a default);
+role ``{verify-claim-count}`FILE.toml``` the number of claims a claim file of the repository states.
 
 Prose the code does not hold (what a function or a certificate key means) lives in the tables
 below; a name the code has and this file does not describe stops the build, so the pages list
@@ -20,6 +22,7 @@ import argparse
 import importlib
 import math
 import re
+from pathlib import Path
 
 from docutils import nodes
 from sphinx.errors import ExtensionError
@@ -67,7 +70,7 @@ CLAIM_FILE_KEYS = {
     "holds": ("required", "the claim, in the claim language: when it is true"),
     "n": ("optional", "[lo, hi], the token counts the claim speaks of; hi may be inf (default [2, 10])"),
     "hessian": ("optional", "the family of H: spd (default), isotropic or diagonal"),
-    "expect": ("optional", "\"true\" or \"false\": what you expect; the report says when the verdict disagrees"),
+    "expect": ("optional", "\"true\" or \"false\": what you expect; a verdict against it (REFUTED when true was expected, PROVED or HOLDS when false was) is marked ≠ expect in the table, with a line under it naming the claims, and in --json by disagrees_with_expect on the claim and disagree_with_expect on the report"),
     "reason": ("optional", "prose: why (a proof sketch, a counterexample)"),
 }
 
@@ -320,6 +323,31 @@ class Experiments(SphinxDirective):
         return [table("experiments", ["experiment", "what it runs"], rows)]
 
 
+class Presets(SphinxDirective):
+    """`verify-presets synthetic` or `verify-presets transformer`: every field of the quick and full presets."""
+
+    required_arguments = 1
+
+    def run(self):
+        import dataclasses
+
+        if self.arguments[0] == "transformer":
+            from verify.experiments.transformer.study import FULL, QUICK
+        else:
+            from verify.experiments.common import FULL, QUICK
+        rows = []
+        for f in dataclasses.fields(QUICK):
+            if f.name != "name":
+                rows.append([code(f.name), *(preset_value(getattr(p, f.name)) for p in (QUICK, FULL))])
+        return [table(f"presets-{self.arguments[0]}", ["setting", "--quick", "--full"], rows)]
+
+
+def preset_value(value):
+    if isinstance(value, tuple) and value and isinstance(value[0], tuple):  # (optimizer, step sizes) pairs
+        return "; ".join(f"{name}: {', '.join(map(str, steps))}" for name, steps in value)
+    return ", ".join(map(str, value)) if isinstance(value, tuple) else str(value)
+
+
 # ---------------------------------------------------------------- constants in prose
 
 
@@ -340,7 +368,7 @@ DIRECTIVES = {
     "verify-quantities": Quantities, "verify-constants": Constants, "verify-functions": Functions,
     "verify-claim-file-keys": ClaimFileKeys, "verify-facts": Facts, "verify-claims": Claims,
     "verify-certificate-keys": CertificateKeys, "verify-cli": CommandLine, "verify-derivations": Derivations,
-    "verify-experiments": Experiments,
+    "verify-experiments": Experiments, "verify-presets": Presets,
 }
 
 
@@ -352,9 +380,20 @@ def escape_plural_code(app, what, name, obj, options, lines):
     lines[:] = [PLURAL_CODE.sub(r"`\1`\\ ", line) for line in lines]
 
 
+class ClaimCountRole(SphinxRole):
+    """`{verify-claim-count}`examples/claims.toml``: how many claims that claim file of the repository states."""
+
+    def run(self):
+        from verify.claims.claimfile import load_claims
+
+        path = Path(self.env.srcdir).parent / self.text
+        return [nodes.Text(str(len(load_claims(path))))], []
+
+
 def setup(app):
     app.connect("autodoc-process-docstring", escape_plural_code)
     for name, directive in DIRECTIVES.items():
         app.add_directive(name, directive)
     app.add_role("verify-const", ConstantRole())
+    app.add_role("verify-claim-count", ClaimCountRole())
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

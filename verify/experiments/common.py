@@ -72,6 +72,37 @@ def floor(values):
     return np.maximum(values, FLOOR)
 
 
+REBOUND = 10  # a drawn loss curve that climbs this many times above its lowest value so far is an event to report
+
+
+def rebound(steps, relative):
+    """The largest climb of a drawn loss curve (floored as drawn) above its lowest value so far:
+    (factor, step of the low, the low, step of the high, the high)."""
+    drawn = floor(np.asarray(relative, dtype=float))
+    climb = drawn / np.minimum.accumulate(drawn)
+    high = int(np.argmax(climb))
+    low = int(np.argmin(drawn[:high + 1]))
+    return float(climb[high]), int(steps[low]), float(drawn[low]), int(steps[high]), float(drawn[high])
+
+
+def coincide(a, b, tolerance=0.05):
+    """Two drawn curves within 5 % of each other at every recorded step: on the plot one hides the other."""
+    a, b = floor(np.asarray(a, dtype=float)), floor(np.asarray(b, dtype=float))
+    return a.shape == b.shape and bool(np.all(np.abs(np.log(a / b)) <= np.log1p(tolerance)))
+
+
+def legend_below(ax, columns=2, below=0.17):
+    """The legend under the axes (and their x label: `below` is the axes' fraction between), covering no curve."""
+    ax.legend(fontsize=7, ncol=columns, loc="upper center", bbox_to_anchor=(0.5, -below), frameon=False)
+
+
+def grid_edge(step_size, grid):
+    """'largest' or 'smallest' when the chosen step is at that end of a grid of several steps, else None."""
+    if len(grid) < 2:
+        return None
+    return "largest" if step_size == max(grid) else "smallest" if step_size == min(grid) else None
+
+
 def direction(start, end):
     """'rose', 'fell' or 'stayed' from start to end, as the two numbers read at 3 significant digits."""
     if f"{start:.3g}" == f"{end:.3g}":

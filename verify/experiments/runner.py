@@ -51,7 +51,7 @@ def _write(out, result):
     atomic.write_text(out / f"{result.name}.csv", buffer.getvalue())
     image = io.BytesIO()
     result.figure.tight_layout()
-    result.figure.savefig(image, format="png", dpi=110)
+    result.figure.savefig(image, format="png", dpi=110, bbox_inches="tight")  # the legend below the axes too
     import matplotlib.pyplot as plt  # loaded with the first figure, not at import
 
     plt.close(result.figure)

@@ -10,7 +10,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from verify.experiments.common import (COLOR, FLOOR, LABEL, SHORT, ExperimentResult, change, cut_text, figure, floor,
+from verify.experiments.common import (COLOR, FLOOR, LABEL, REBOUND, SHORT, ExperimentResult, change, coincide, cut_text,
+                                       figure, floor, grid_edge, legend_below, rebound,
                                        problem_for, step_text, trends)
 from verify.experiments import training
 from verify.experiments.training import OPTIMIZERS, best_run, steps_to, student_teacher
@@ -61,7 +62,7 @@ def optimizers(rng, scale, progress=None):
             run = outcome["runs"][o]
             ax.plot(run.steps, floor(run.train_loss), color=COLOR[o], linestyle=style,
                     label=f"{LABEL[o]}, {kind} ({step_text(o, run.step_size, outcome['curvature'])})")
-    ax.legend(fontsize=7, ncol=2)
+    legend_below(ax)
     numbers = {"settings": len(softmax), "adam_wins": len(wins),
                "best": {k: best[k] for k in ("sparsity", "n", "d", "regime")} | {"advantage": _advantage(best)}}
     columns = ("sparsity", "n", "d", "regime", "attention", "optimizer", "step_size", "step", "train_loss")
@@ -165,7 +166,7 @@ def conditioning(rng, scale, progress=None):
         for o, (steps, values) in curves.items():
             ax.plot(steps, values[:, column], color=COLOR[o], label=LABEL[o])
         ax.axhline(star[column], color="grey", linestyle=":")
-    ax_R.legend(fontsize=8)
+    legend_below(ax_R, columns=3)
     findings = []
     for o, (steps, values) in curves.items():
         peaks = [f"largest {values[:, c].max():.3g} at step {steps[np.argmax(values[:, c])]}" for c in (0, 1)]
@@ -201,7 +202,7 @@ def estimation(rng, scale, progress=None, noise=0.1):
         ax.plot(run.steps, run.p_error, style, color="tab:green", label=f"‖p_t − p*‖, {LABEL[o]}")
     teacher = noise**2 / 2  # the teacher's expected square loss under label noise σ
     ax.axhline(teacher, color="grey", linestyle=":", label="σ²/2: the teacher's expected loss")
-    ax.legend(fontsize=7, ncol=2)
+    legend_below(ax)
     side = lambda value: "below" if value < teacher else "above"  # noqa: E731
     findings = [f"With {LABEL[o]} the training loss ended at {r.train_loss[-1]:.3g} ({side(r.train_loss[-1])} the teacher's "
                 f"expected loss σ²/2 = {teacher:.3g}), the test loss at {r.test_loss[-1]:.3g} ({side(r.test_loss[-1])} it) and "
@@ -243,7 +244,7 @@ def sparse_target(rng, scale, progress=None):
     fig, ax = figure(f"‖p_t‖ with a one-hot target attention: {verdict}", "step (log scale)", "‖p_t‖", logy=False, logx=True)
     for o, run in runs.items():
         ax.plot(run.steps, run.p_norm, color=COLOR[o], label=LABEL[o])
-    ax.legend(fontsize=8)
+    legend_below(ax)
     return ExperimentResult("sparse-target", ("optimizer", "step_size", "step", "p_norm", "train_loss"), rows, fig,
                             tuple(findings), fits)
 
@@ -259,12 +260,35 @@ def _growth(slope):
 # ---------------------------------------------------------------- losses, joint, regimes
 
 
+def _events(results, curvatures, grids):
+    """What the plot shows beyond each run's end: a loss climbing back REBOUND× or more above its low, two
+    curves drawn one over the other, a chosen step at the edge of its grid."""
+    out = []
+    for (label, o), run in results.items():
+        factor, low_step, low, high_step, high = rebound(run.steps, run.train_loss / run.train_loss[0])
+        if factor >= REBOUND:
+            out.append(f"{label} with {LABEL[o]}: the loss climbed back {factor:.2g}× above its low, from {low:.2g} of its "
+                       f"start at step {low_step} to {high:.2g} at step {high_step}.")
+        edge = grid_edge(run.step_size, grids[(label, o)])
+        if edge:
+            out.append(f"{label} with {LABEL[o]}: the chosen step, {step_text(o, run.step_size, curvatures[label])}, is "
+                       f"the {edge} of its grid; a step beyond it was not tried.")
+    labels = list(dict.fromkeys(label for label, _ in results))
+    for label in labels:
+        gd, adam = results[(label, "gd")], results[(label, "adam")]
+        if coincide(gd.train_loss / gd.train_loss[0], adam.train_loss / adam.train_loss[0]):
+            out.append(f"{label}: GD's and Adam's curves stay within 5 % of each other at every recorded step "
+                       "(drawn one over the other: GD wide and pale, Adam with dots).")
+    return out
+
+
 def _compare(rng, scale, variants, title, progress, name):
     """Best GD and Adam on each variant problem; relative training-loss curves in one figure."""
-    rows, results, curvatures = [], {}, {}
+    rows, results, curvatures, grids = [], {}, {}, {}
     for index, (label, problem) in enumerate(variants):
         curvatures[label] = training.initial_curvature(problem)
         for o in ("gd", "adam"):
+            grids[(label, o)] = training.step_grid(problem, o)
             if progress:
                 progress((2 * index + (o == "adam")) / (2 * len(variants)))
             run = best_run(problem, o, scale.steps)
@@ -274,11 +298,14 @@ def _compare(rng, scale, variants, title, progress, name):
     for (label, o), run in results.items():
         ax.plot(run.steps, floor(run.train_loss / run.train_loss[0]), color=COLOR[o],
                 linestyle=("-", "--", ":")[[v[0] for v in variants].index(label)],
+                linewidth=3.5 if o == "gd" else 1.2, alpha=0.55 if o == "gd" else 1.0,  # a wide GD line shows under Adam's
+                marker="o" if o == "adam" else None, markevery=max(len(run.steps) // 12, 1), markersize=3,
                 label=f"{label}, {LABEL[o]} ({step_text(o, run.step_size, curvatures[label])})")
-    ax.legend(fontsize=8)
+    legend_below(ax)
     findings = [f"{label} with {LABEL[o]}: training loss {run.train_loss[-1]:.3g} after {run.steps[-1]} steps "
                 f"({run.train_loss[-1] / run.train_loss[0]:.2g} of its start; {cut_text(steps_to(run), run.steps[-1])})."
                 for (label, o), run in results.items()]
+    findings += _events(results, curvatures, grids)
     numbers = {f"{label}/{o}": {"start": float(r.train_loss[0]), "final": float(r.train_loss[-1]),
                                 "relative": float(r.train_loss[-1] / r.train_loss[0]), "steps_to_1000x": steps_to(r)}
                for (label, o), r in results.items()}

@@ -258,9 +258,8 @@ def decimal(value, digits=DIGITS):
     """A decimal string with `digits` significant digits (mpf or float); below 1e-4 in scientific notation."""
     if value is None:
         return None
-    if not isinstance(value, mp.mpf):
-        with mp.workdps(digits + 5):
-            value = mp.mpf(value)
+    with mp.workdps(digits + 5):
+        value = +mp.mpf(value)  # rounded: a ball's midpoint may carry thousands of bits, which nstr would print whole
     return mp.nstr(value, digits, strip_zeros=False, min_fixed=-4)
 
 

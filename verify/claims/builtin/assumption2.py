@@ -127,10 +127,22 @@ def check_dim(rng, settings):
         f"{worst_above:.1e}",
         f"{worst_gap:.1e}",
         beaten,
-        f"symbolic for (nN, d) ∈ {', '.join(proved)}; numeric for n = {settings.n}, N = {settings.N}, d ∈ {list(settings.ds)}",
+        f"the rank argument for every n, N, d (read, not machine-checked); SymPy's det(K Kᵀ) ≡ 0 for (nN, d) ∈ "
+        f"{', '.join(proved)}; numerics for n = {settings.n}, N = {settings.N}, d ∈ {{{_listed(settings.ds)}}}",
     )
     ok = len(proved) == len(SYMBOLIC_SIZES) and worst_above < ROUNDING and worst_gap < ROUNDING and beaten == 0
     return ("PROVED" if ok else "INCONCLUSIVE"), evidence
+
+
+def _listed(values):
+    """Whole numbers as a reader writes them: runs of three or more as 'a–b' ('3–24', '16, 31, 32')."""
+    values, parts, start = sorted(values), [], 0
+    for end in range(len(values)):
+        if end + 1 == len(values) or values[end + 1] != values[end] + 1:
+            run = values[start:end + 1]
+            parts += [f"{run[0]}–{run[-1]}"] if len(run) >= 3 else [str(v) for v in run]
+            start = end + 1
+    return ", ".join(parts)
 
 
 def _search_better_keys(rng, settings):
@@ -273,6 +285,7 @@ class DimensionsReport:
     readings: tuple
     decoupling: Decoupling
     seed: int
+    verdicts: object = None  # the claims' Report on the sweep `settings_around` gives, None when it is out of bounds
 
     def to_json(self):
         """Float64 measurements as shortest round-trip decimals (no fake digits); bounds exact."""
@@ -292,15 +305,30 @@ class DimensionsReport:
             "decoupling": {key: repr(float(getattr(self.decoupling, key))) for key in
                            ("preconditioner_rel_error", "kappa_rel_error", "rate_rel_error", "kappa_true",
                             "kappa_decoupled", "rate_observed", "rate_decoupled", "rate_resolution")},
+            "verdicts": None if self.verdicts is None else self.verdicts.to_json(),
         }
 
 
-def check_dimensions(n, N, d, seed=0):
-    """One user's dimensions: which readings are satisfiable, how far the decoupled formulas are off."""
+def check_dimensions(n, N, d, seed=0, samples=40):
+    """One user's dimensions: which readings are satisfiable, how far the decoupled formulas are off, and
+    the claims' verdicts on the sweep `settings_around(n, N, d)` (in this process)."""
     check_sizes(n, N, d)
     check_seed(seed)
     rng = np.random.default_rng(seed)
-    return DimensionsReport(n, N, d, readings(n, N, d, rng), decoupling(n, N, d, rng), seed)
+    around = settings_around(n, N, d, samples)
+    verdicts = None if around is None else run_assumption2(seed, around, workers=1)
+    return DimensionsReport(n, N, d, readings(n, N, d, rng), decoupling(n, N, d, rng), seed, verdicts)
+
+
+def settings_around(n, N, d, samples=40):
+    """The sweep the claims are decided on for one user's dimensions: their d, and nN − 1 and nN, so that
+    each claim sees both sides of nN; None when d = nN is beyond the size and cost bounds."""
+    settings = Settings(n, N, tuple(sorted({d, n * N - 1, n * N})), samples)
+    try:
+        settings.check()
+    except InputError:
+        return None
+    return settings
 
 
 def run_assumption2(seed=0, settings=None, claim_ids=None, progress=None, workers=None, scheduler=None, executor=None):

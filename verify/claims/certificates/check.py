@@ -41,6 +41,21 @@ def check_certificate(path, claims_file=None):
     return check_body(read_json(path, "certificate"), str(path), claims_file)
 
 
+def judge_certificate(path, claims_file=None):
+    """`check`'s one rule: every certificate it rejects (edited, malformed, of another format, outside its
+    claim's domain, or not failing) is a CheckResult that is not confirmed, with the reason. Only a file that
+    is no certificate to judge (missing, unreadable, not JSON) or a bad claim file is an InputError."""
+    if claims_file is not None:
+        from verify.claims.claimfile import load_claims
+
+        load_claims(claims_file)
+    data = read_json(path, "certificate")
+    try:
+        return check_body(data, str(path), claims_file)
+    except InputError as rejected:
+        return CheckResult(False, str(rejected).removeprefix(f"certificate {path} "), 0)
+
+
 def check_body(data, where="certificate", claims_file=None):
     """`check_certificate` on a certificate already read (a dict)."""
     where = where if where.startswith("certificate") else f"certificate {where}"

@@ -41,6 +41,10 @@ FORBIDDEN = {
 }
 
 
+SPELLINGS = {"ln": "log", "log10": "log", "exponential": "exp"}  # other languages' names of the functions
+LONE_EQUALS = re.compile(r"(?<![<>=!])=(?!=)")
+
+
 def normalise(text):
     """Whitespace runs become one space: the form that is parsed, hashed and compared."""
     return " ".join(str(text).split())
@@ -69,8 +73,9 @@ def parse_claim(text, n_range=None, index_vars=("n",)):
             tree = ast.parse(KEYWORD_LAMBDA.sub(SAFE_LAMBDA, text), mode="eval")
     except SyntaxError as error:  # Python gives column 0 for a text that ends too soon
         where = f"column {error.offset}" if error.offset and error.offset <= len(text) else "at its end"
+        hint = "did you mean '=='? " if LONE_EQUALS.search(text) else ""
         raise InputError(f"claim expression {text!r} is not valid syntax ({error.msg}, {where}); "
-                         "write a comparison such as 'lambda_min >= mu_T * z_min**2'") from None
+                         f"{hint}write a comparison such as 'lambda_min >= mu_T * z_min**2'") from None
     except (ValueError, RecursionError, MemoryError):
         raise InputError(f"claim expression {text[:60]!r} cannot be parsed; remove nesting or odd characters") from None
     _check_size(tree.body, text)
@@ -134,7 +139,8 @@ class _Walker:
             return self.name(node)
         if isinstance(node, ast.BinOp):
             if type(node.op) not in ARITHMETIC:
-                self.fail(node, f"the operator {type(node.op).__name__} is not allowed in", "use + - * / ** only")
+                hint = "did you mean '**'? (^ is not a power) " if isinstance(node.op, ast.BitXor) else ""
+                self.fail(node, f"the operator {type(node.op).__name__} is not allowed in", f"{hint}use + - * / ** only")
             return BinOp(ARITHMETIC[type(node.op)], self.arith(node.left), self.arith(node.right))
         if isinstance(node, ast.UnaryOp):
             return self.unary(node)
@@ -193,7 +199,9 @@ class _Walker:
         if isinstance(node.func, ast.Name) and node.func.id == SAFE_LAMBDA:
             node.func.id = "lambda"
         if not isinstance(node.func, ast.Name) or node.func.id not in known:
-            self.fail(node, "calling this is not allowed:", HELP)
+            called = getattr(node.func, "id", "")
+            near = SPELLINGS.get(called) or next(iter(difflib.get_close_matches(called, known, n=1, cutoff=0.6)), None)
+            self.fail(node, "calling this is not allowed:", (f"did you mean {near!r}? " if near else "") + HELP)
         name = node.func.id
         if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
             self.fail(node, "keyword or starred arguments are not allowed:", f"call {name} with plain arguments")

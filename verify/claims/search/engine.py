@@ -292,9 +292,13 @@ def search_outcome(job, index, collected, samples, dps):
 
 
 def _margin_text(margin):
+    """Every digit the margin carries (the table shortens it, --json keeps it): all of an mpf's mantissa,
+    a float64's shortest round-trip decimal."""
     if margin == -mp.inf:
         return "undefined"
-    return decimal(margin, 6)
+    if isinstance(margin, mp.mpf):
+        return decimal(margin, max(mp.libmp.prec_to_dps(margin.bc), 1))
+    return repr(float(margin))
 
 
 def _tight_text(tally, dps):

@@ -135,7 +135,7 @@ def _contradiction(found):
     evidence = found.evidence.with_(note="CONTRADICTION: the claim was proved from the cited facts, yet this certified "
                                          "counterexample refutes it; a fact or a solver is wrong — report it")
     return ClaimResult(found.id, found.reading, found.statement, found.latex, "CONTRADICTION", evidence,
-                       found.certificate, found.text, found.certificate_body)
+                       found.certificate, found.text, found.certificate_body, found.expect)
 
 
 def proof_evidence(job, proof, tried=0):
@@ -178,7 +178,7 @@ def refute(job, case, dps, evidence, out_dir=None):
 def result(job, verdict, evidence, certificate=None, body=None):
     claim = job.claim
     return ClaimResult(claim.id, job.reading, claim.statement, claim.reading_latex(job.reading), verdict, evidence,
-                       certificate, text=job.text, certificate_body=body)
+                       certificate, text=job.text, certificate_body=body, expect=getattr(claim, "expect", None))
 
 
 def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out_dir=None, progress=None, workers=None,

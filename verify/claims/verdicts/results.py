@@ -124,9 +124,20 @@ class ClaimResult:
     certificate: object = None  # the certificate's path, when one was written
     text: object = None  # a formula claim's claim-language text under its reading
     certificate_body: object = field(default=None, repr=False)  # the certificate itself (a dict), written or not
+    expect: object = None  # a claim file's `expect`: True, False or None (not stated)
+
+    @property
+    def disagrees(self):
+        """The verdict contradicts the stated expectation: REFUTED when true was expected; PROVED or HOLDS
+        when false was (INCONCLUSIVE and INTERRUPTED settle nothing, so they disagree with neither)."""
+        against = {True: ("REFUTED",), False: ("PROVED", "HOLDS")}.get(self.expect, ())
+        return self.verdict in against
 
     def to_json(self):
         out = {k: getattr(self, k) for k in ("id", "reading", "statement", "latex", "verdict")}
+        if self.expect is not None:
+            out["expect"] = "true" if self.expect else "false"
+            out["disagrees_with_expect"] = self.disagrees
         if self.text is not None:
             out["text"] = self.text
         out["evidence"] = self.evidence.to_json()
@@ -158,6 +169,8 @@ class Report:
             "versions": self.versions,
             "claims": [c.to_json() for c in self.claims],
         }
+        if any(c.expect is not None for c in self.claims):
+            out["disagree_with_expect"] = [c.id for c in self.disagreements]
         if self.interrupted:
             out["interrupted"] = True
         return out
@@ -165,6 +178,11 @@ class Report:
     @property
     def refuted(self):
         return [c for c in self.claims if c.verdict == "REFUTED"]
+
+    @property
+    def disagreements(self):
+        """Results whose verdict contradicts their claim's `expect`."""
+        return [c for c in self.claims if c.disagrees]
 
     @property
     def contradictions(self):

@@ -11,7 +11,7 @@ import numpy as np
 
 from verify.errors import InputError
 
-INSTALL = "pip install 'verify[transformer]'"
+INSTALL = "pip install '.[transformer]'"
 CORPORA = ("shakespeare", "pydoc")
 VALIDATION_SHARE = 0.1
 

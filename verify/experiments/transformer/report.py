@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from verify import atomic
+from verify.experiments.common import grid_edge, legend_below
 from verify.experiments.transformer.measure import COLUMNS
 from verify.versions import package_versions
 
@@ -63,7 +64,20 @@ def findings(rows, runs, chosen, settings):
         f"{name} 10^{max(r['log10_kappa_J_median'] for r in final[name]):.2f}, "
         f"10^{max(r['log10_kappa_J_max'] for r in final[name]):.2f}" for name in chosen) + ".")
     out.append(_theorem2(rows))
+    out += _grid_edges(runs, chosen)
     return tuple(out)
+
+
+def _grid_edges(runs, chosen):
+    """A chosen step size at the edge of its grid: a step beyond it might have done better, and was not tried."""
+    out = []
+    for name in chosen:
+        grid = tuple(runs[name].get("grid", ()))
+        edge = grid_edge(runs[name]["step_size"], grid)
+        if edge:
+            out.append(f"{name}: the chosen step size {runs[name]['step_size']:g} is the {edge} of its grid "
+                       f"({', '.join(f'{g:g}' for g in grid)}); a step beyond it was not tried.")
+    return out
 
 
 def _final(rows, runs, name):
@@ -131,7 +145,7 @@ def _figure(panels, title, sharey=False):
 def _save(fig, plt, path):
     image = io.BytesIO()
     fig.tight_layout()
-    fig.savefig(image, format="png", dpi=100)
+    fig.savefig(image, format="png", dpi=100, bbox_inches="tight")  # the legends below the panels too
     plt.close(fig)
     return atomic.write_bytes(path, image.getvalue())
 
@@ -161,7 +175,8 @@ def R_figure(rows, chosen, runs, layers):
         ax.set_xlabel("training step")
         ax.set_ylabel("log10 R")
         ax.tick_params(labelleft=True)
-        ax.legend(fontsize=6, ncol=2)
+    handles, labels = axes[0].get_legend_handles_labels()  # the same lines in every panel: one legend, below them all
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0), ncol=3, fontsize=7, frameon=False)
     for ax in axes[len(chosen):]:
         ax.set_visible(False)
     return fig, plt
@@ -179,10 +194,10 @@ def plot_loss(path, rows, chosen, runs):
         steps, values = _per_step(_by(rows, name), "log10_kappa_J_max")
         axes[1].plot(steps, values, ":", color=color, label=f"{name} largest row")
     axes[0].set_ylabel("cross-entropy (nats)")
-    axes[1].set_ylabel("log10 κ_J (largest over layers/heads)")
+    axes[1].set_ylabel("log10 κ_J\n(largest over layers/heads)")
     for ax in axes:
         ax.set_xlabel("training step")
-        ax.legend(fontsize=7, ncol=2)
+        legend_below(ax, below=0.24)  # a shorter panel than the synthetic figures': its label takes more of it
     return _save(fig, plt, path)
 
 

@@ -1,0 +1,58 @@
+"""The README's own examples run as written: every fenced Python block, and its Hypothesis example
+under pytest, each in a fresh process on this checkout."""
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+README = os.path.join(ROOT, "README.md")
+TIE_REASON = "exact ties: issue 25/28 tie work"
+
+
+def python_blocks():
+    with open(README, encoding="utf-8") as handle:
+        return re.findall(r"^```python\n(.*?)^```", handle.read(), re.S | re.M)
+
+
+def run_python(path, *args, cwd=ROOT, timeout=600):
+    environment = dict(os.environ, PYTHONPATH=ROOT)  # this checkout, not an installed copy
+    return subprocess.run([sys.executable, *args, str(path)], capture_output=True, text=True, cwd=cwd,
+                          env=environment, timeout=timeout)
+
+
+def test_the_readme_has_its_examples():
+    blocks = python_blocks()
+    assert len(blocks) >= 2 and any("@given" in block for block in blocks)
+
+
+@pytest.mark.parametrize("index", range(len(python_blocks())))
+def test_every_python_block_of_the_readme_runs_as_written(tmp_path, index):
+    """Run from the repository's folder, as the README's relative paths (examples/claims.toml) expect."""
+    script = tmp_path / f"readme_block_{index}.py"
+    script.write_text(python_blocks()[index], encoding="utf-8")
+    run = run_python(script)
+    assert run.returncode == 0, run.stderr[-3000:]
+
+
+def test_the_readmes_hypothesis_example_passes_under_pytest(tmp_path):
+    block = next(block for block in python_blocks() if "@given" in block)
+    (tmp_path / "test_readme_example.py").write_text(block, encoding="utf-8")
+    (tmp_path / "conftest.py").write_text("from hypothesis import settings\n\n"  # a small budget, no flaky deadline
+                                          "settings.register_profile('readme', max_examples=40, deadline=None)\n"
+                                          "settings.load_profile('readme')\n", encoding="utf-8")
+    run = run_python(tmp_path / "test_readme_example.py", "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                     "--rootdir", str(tmp_path), cwd=tmp_path)
+    if run.returncode != 0 and only_an_undecided_tie(run.stdout):
+        pytest.xfail(TIE_REASON)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-1000:]
+    assert "1 passed" in run.stdout
+
+
+def only_an_undecided_tie(output):
+    """The one failure is an assertion on a DecisionResult its balls could not decide (no crash, no other)."""
+    return ("distinct failures" not in output and "AssertionError" in output and "decided=False" in output
+            and "Error" not in output.replace("AssertionError", ""))
