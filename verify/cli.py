@@ -218,9 +218,9 @@ def cmd_derive(args):
 
 
 def cmd_export_latex(args):
-    from verify.latex_export import export
+    from verify.latex_export import Decision, export
 
-    paths = export(args.out, args.claims)
+    paths = export(args.out, args.claims, decision=Decision(args.seed, args.samples, args.dps))
     print(f"wrote {len(paths)} files to {args.out}/: " + ", ".join(Path(p).name for p in paths))
     return 0
 
