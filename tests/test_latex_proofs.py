@@ -154,6 +154,8 @@ def test_unicode_prose_is_typeset_and_words_stay_words():
     assert prose("I think λ_max ≥ L (min z)²") == r"I think $\lambda_{\max} \ge L (\min z)^{2}$"
     assert prose("Since x > 0, I claim H = I.") == r"Since $x > 0$, I claim $H = I$."
     assert prose("I ≼ H") == r"$I \preceq H$"
+    assert prose("H = aI + b11ᵀ, a > 0, a + nb > 0") == r"$H = aI + b11^{\top}$, $a > 0$, $a + nb > 0$"
+    assert prose("so we go on, as in it") == "so we go on, as in it"
     assert prose("Poincaré’s “naïve” bound…") == "Poincar\\'{e}'s ``na\\\"{\\i}ve'' bound\\ldots{}"
     assert prose("μ-strongly convex, log–log slope") == r"$\mu$-strongly convex, log--log slope"
     assert prose("ﬁne ω ∈ ℝⁿ, A ⊆ B ∪ C") == r"fine $\omega \in \mathbb{R}^{n}$, $A \subseteq B \cup C$"

@@ -54,6 +54,9 @@ TEXT = {"—": "---", "–": "--", "‒": "--", "‐": "-", "‑": "-", "’": "
 ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303": "~", "\u0304": "=", "\u0307": ".",
            "\u0306": "u", "\u030c": "v", "\u030b": "H", "\u030a": "r", "\u0327": "c", "\u0323": "d", "\u0331": "b"}
 MATH_CHARS = (set(GREEK) | set(SYMBOLS) | set(SUPERSCRIPTS) | set(SUBSCRIPTS) | set("_^=<>+/{}√")) - set("#%&$~…")
+WORDS = {"am", "an", "as", "at", "be", "by", "do", "go", "he", "if", "in", "is", "it", "me", "my", "no", "of", "on", "or",
+         "so", "to", "up", "us", "we", "vs", "eg", "ie"}  # two-letter English words, never a product of two names
+OPERATOR_ENDS = "=<>≤≥≠≼≽⪯⪰≺≻+−-·*/×"
 RELATION_CHARS = "[=<>≤≥≠∈∉≼≽⪯⪰≺≻⊂⊃⊆⊇≈≃≅∼∝≪≫≦≧≲≳]"
 CLOSERS = {"{": "}", "(": ")"}
 
@@ -176,8 +179,8 @@ def _space(between):
 
 
 def _kind(word):
-    """math, text, neutral (digits and brackets only: math next to math), article (a: math between math) or
-    pronoun (I: math only next to a formula it continues)."""
+    """math, text, neutral (digits and brackets only: math next to math), article (a: math between math),
+    pronoun (I) or product (two letters such as nb): math only where it continues a formula."""
     if re.fullmatch(r"\(?[A-Z]\d[\w.]*\)?[.,;:]*", word):  # an id: D1, (A2), T2.multi
         return "text"
     if re.fullmatch("[aA][.,;:]?", word):
@@ -196,6 +199,8 @@ def _kind(word):
     names = list(re.finditer("[A-Za-z]+", word))
     if not names:
         return "neutral"
+    if re.fullmatch("[a-z]{2}", word) and word not in WORDS:
+        return "product"  # nb in "a + nb > 0": math only inside a formula
     return "math" if all(_is_math_name(name.group(), word[name.end():name.end() + 1]) for name in names) else "text"
 
 
@@ -212,7 +217,7 @@ def _resolve(words, kinds):
     in the text."""
     resolved = list(kinds)
     for index, (word, kind) in enumerate(zip(words, kinds)):
-        if kind == "pronoun":
+        if kind in ("pronoun", "product"):
             resolved[index] = "math" if _continues(words, resolved, kinds, index) else "text"
             continue
         if kind not in ("neutral", "article"):
@@ -231,10 +236,10 @@ def _resolve(words, kinds):
 
 
 def _continues(words, resolved, kinds, index):
-    """Whether the word I at index is the identity of a formula: after math that does not end a clause
-    ("H = I"), or before a relation or operator ("I ≼ H"); else the pronoun ("I think", "so, I claim")."""
-    before = index and resolved[index - 1] == "math" and not words[index - 1].endswith((",", ".", ";", ":"))
-    after = index + 1 < len(words) and kinds[index + 1] == "math" and words[index + 1][0] in "=<>≤≥≠≼≽≺≻+−-·*/⪯⪰≈∈"
+    """Whether a word that may be a name (I, nb) continues a formula: after math ending in a relation or an
+    operator ("H = I", "a + nb"), or before a word that starts with one ("I ≼ H"); else a word ("I think")."""
+    before = index and resolved[index - 1] == "math" and words[index - 1][-1] in OPERATOR_ENDS
+    after = index + 1 < len(words) and kinds[index + 1] == "math" and words[index + 1][0] in OPERATOR_ENDS
     return bool(before or after)
 
 
