@@ -217,3 +217,23 @@ def test_without_latin_modern_the_fonts_are_still_vector_fonts(examples_document
     log = compile_latex(tmp_path, "derivations.tex")
     assert not layout_problems(log), layout_problems(log)
     assert re.search(r"\.pfb", log) and not re.search(r"lm/lm\w+\.pfb", log)
+
+
+def test_a_claim_the_facts_refute_everywhere_shows_that_proof_and_its_counterexample():
+    claims = load_claims('[[claim]]\nid = "mine.never"\nholds = "z_max < z_min"\n')
+    [result] = user_results(claims, Decision(samples=12))
+    assert result.verdict == "REFUTED" and result.evidence.proof.status == "disproved"
+    text = claims_section(user_rows(claims, [result]))
+    assert "The claim fails for every case of its domain: its negation follows from these facts" in text
+    assert "Both Z3 and cvc5 report the claim unsatisfiable" in text and "\\textit{Counterexample}" in text
+
+
+def test_ctrl_c_during_the_decision_writes_nothing(tmp_path, monkeypatch):
+    from verify.claims.results import Report
+
+    monkeypatch.setattr("verify.claims.decide.run_claims", lambda *_, **__: Report(0, 50, 1, (), 0.0, interrupted=True))
+    claim_file = tmp_path / "mine.toml"
+    claim_file.write_text('[[claim]]\nid = "mine"\nholds = "z_max >= z_min"\n')
+    with pytest.raises(KeyboardInterrupt):
+        export(tmp_path / "out", claim_file)
+    assert not (tmp_path / "out").exists()
