@@ -237,3 +237,13 @@ def test_ctrl_c_during_the_decision_writes_nothing(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         export(tmp_path / "out", claim_file)
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("decision, named", [(Decision(samples=0), "samples"), (Decision(dps=5), "dps"),
+                                             (Decision(seed=-1), "seed"), ("fast", "decision")])
+def test_the_export_checks_its_decisions_settings_before_any_work(tmp_path, decision, named):
+    from verify.errors import InputError
+
+    with pytest.raises(InputError) as error:
+        export(tmp_path / "out", decision=decision)
+    assert error.value.parameter == named and not (tmp_path / "out").exists()
