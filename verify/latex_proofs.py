@@ -151,7 +151,7 @@ def _search_text(evidence):
     failures = evidence.random_counterexamples
     text += f"; {failures} random case{'s' if failures != 1 else ''} failed" if failures else "; no random case failed"
     if evidence.worst_margin is not None:
-        text += (f"; the least margin ln(lhs/rhs) seen was {_digits(evidence.worst_margin, 4)}, at "
+        text += (f"; the least margin seen was {_digits(evidence.worst_margin, 4)}, at "
                  f"n = {evidence.worst_case_n}")
     return text + "."
 
