@@ -127,7 +127,10 @@ def test_the_identity_hook_prints_the_identity_when_the_certificate_holds_one():
                                "times a positive factor."}]}
     text = proof_argument(certificate, "every n ≥ 3")
     assert display(claim_latex(parse_claim(identity))) in text and "Z3" not in text
-    assert "each term is a cited fact's slack" in text
+    assert "For $n \\ge 3$ the claim's slack is the identity" in text and "each term is a cited fact's slack" in text
+    certificate["pieces"].insert(0, {"n": 2})  # a piece without an identity: the solvers' word for it
+    text = proof_argument(certificate, "every n ≥ 2")
+    assert "On the other pieces, both Z3 and cvc5 report the negation unsatisfiable." in text
 
 
 @pytest.mark.parametrize("row", [r for r in ("T2.eq47.max", "T2.eq47.kappa", "T2.interlace")])

@@ -104,25 +104,35 @@ def _proof(proof, refutes=False):
 
 def proof_argument(certificate, domain, refutes=False):
     """Why the cited facts imply the claim (its negation, when it `refutes`), from the proof certificate's
-    data: for each piece that holds an algebraic identity (`identity`: claim-language text `slack == sum of
+    data: each piece that holds an algebraic identity (`identity`: claim-language text `slack == sum of
     terms`, each term a nonnegative multiple of products of cited facts' slacks and squares; `nonnegative`:
-    a sentence saying why each term is nonnegative), the identity displayed with that sentence; otherwise
-    the solvers' agreement."""
-    pieces = [piece for piece in (certificate or {}).get("pieces", ()) if isinstance(piece, dict) and piece.get("identity")]
-    if not pieces:
-        negated = "the claim" if refutes else "the negation"
+    a sentence saying why each term is nonnegative) shows the identity and that sentence; the solvers'
+    agreement covers the pieces without one (every piece, when the certificate holds no identity)."""
+    pieces = [piece for piece in (certificate or {}).get("pieces", ()) if isinstance(piece, dict)]
+    shown = [piece for piece in pieces if piece.get("identity")]
+    negated = "the claim" if refutes else "the negation"
+    if not shown:
         return f"Both Z3 and cvc5 report {negated} unsatisfiable on {prose(domain)}.\n"
+    lines = [_identity(piece) for piece in shown]
+    if len(shown) < len(pieces):
+        lines.append(f"On the other pieces, both Z3 and cvc5 report {negated} unsatisfiable.\n")
+    return "".join(lines)
+
+
+def _identity(piece):
+    """One piece's identity, displayed, with the sentence on why its terms are nonnegative."""
+    import math
+
     from verify.claims.language.latex import claim_latex
     from verify.claims.language.parser import parse_claim
+    from verify.latex_proofs import n_text
 
-    lines = []
-    for piece in pieces:
-        n = piece.get("n")
-        where = f"At $n = {n}$" if isinstance(n, int) else "On the rest of the domain"
-        lines.append(f"{where} the claim's slack is the identity\n{display(claim_latex(parse_claim(piece['identity'])))}")
-        lines.append(prose(piece.get("nonnegative") or "each term on the right is a product of cited facts' slacks "
-                                                       "and squares with a nonnegative coefficient.") + "\n")
-    return "".join(lines)
+    n = piece.get("n")
+    n_range = (n, n) if isinstance(n, int) else (n[0], math.inf if n[1] is None else n[1])
+    identity = claim_latex(parse_claim(piece["identity"], n_range))
+    why = piece.get("nonnegative") or "each term on the right is a product of cited facts' slacks and squares with a " \
+                                      "nonnegative coefficient."
+    return f"For {prose(n_text(n_range))} the claim's slack is the identity\n{display(identity)}{prose(why)}\n"
 
 
 def _counterexample(found, claim):
@@ -133,7 +143,7 @@ def _counterexample(found, claim):
     if found.given == "logits":
         case.append(f"z = \\sigma(s) \\approx {_column(found.z)}")
     case.append(f"H = {_matrix(found.H)}")
-    case += [f"{'L' if name == 'L' else chr(92) + 'mu'} = {_number(value)}" for name, value in found.constants]
+    case += [f"{name} = {_number(value)}" for name, value in found.constants]
     where = "the claim fails" if found.comparison == claim else f"the comparison\n{display(found.comparison)}fails"
     lines = [f"\\textit{{Counterexample}} ($n = {found.n}$), certified with ball arithmetic:\n",
              display(",\\quad ".join(case)), f"There {where}"]

@@ -33,7 +33,7 @@ class CounterexampleRow(NamedTuple):
     coefficients: tuple
     z: tuple
     H: tuple
-    constants: tuple  # (name, value) pairs: L, μ of a case that gives them
+    constants: tuple  # (LaTeX name, exact decimal) pairs: L, μ of a case that gives them
     comparison: str
     lhs: object
     rhs: object
@@ -101,7 +101,7 @@ def counterexample_row(found):
 
     inputs = found.inputs
     given = "z" if "z" in inputs else "logits"
-    constants = tuple((name, inputs[key]) for key, name in (("L", "L"), ("mu", "μ")) if key in inputs)
+    constants = tuple((name, inputs[key]) for key, name in (("L", "L"), ("mu", r"\mu")) if key in inputs)
     comparison = claim_latex(parse_claim(found.inequality, (found.n, found.n)))
     sides = [None if side is None else _value(side) for side in (found.lhs, found.rhs)]
     return CounterexampleRow(found.n, given, tuple(inputs[given]), _softmax(inputs[given], given),
