@@ -304,7 +304,10 @@ def test_export_latex_bad_out(tmp_path):
 
 def test_export_latex_refuses_claim_text_it_cannot_set(tmp_path):
     claims = tmp_path / "claims.toml"
-    claims.write_text('[[claim]]\nid = "mine.sum"\nstatement = "λ stays small ✓"\nholds = "lambda_min <= mu_T * z_max**2"\n')
+    claims.write_text('[[claim]]\nid = "mine.sum"\nstatement = "λ stays small ✓"\nholds = "lambda_min <= mu_T * z_max**2"\n'
+                      '[[claim]]\nid = "mine.cjk"\nstatement = "κ ≥ 1 — 証明 ✓"\nholds = "kappa >= 1"\n')
     out = run_cli("export-latex", "--out", str(tmp_path / "out"), "--claims", str(claims))
     assert_one_line_error(out)
-    assert "'✓'" in out.stderr and not (tmp_path / "out").exists()
+    assert "'✓' (CHECK MARK) in claim mine.sum; '証' (CJK UNIFIED IDEOGRAPH-8A3C), '明' (CJK UNIFIED IDEOGRAPH-660E), " \
+           "'✓' (CHECK MARK) in claim mine.cjk" in out.stderr  # every character at once, not one per run
+    assert not (tmp_path / "out").exists()

@@ -19,7 +19,7 @@ from verify.errors import InputError
 from verify.latex_claims import ClaimRow, claims_section
 from verify.latex_display import display, texttt
 from verify.latex_proofs import n_text, verdict_rows
-from verify.mathtext import NotTypeset, prose, to_latex
+from verify.mathtext import NotTypeset, prose, to_latex, unset_characters
 
 
 class Decision(NamedTuple):
@@ -187,6 +187,10 @@ def _load_user_claims(claims_file):
     from verify.claims.claimfile import load_claims  # only this option reads a claim file
 
     claims = load_claims(claims_file)
+    unset = [f"{', '.join(chars)} in claim {claim.id}" for claim in claims if (chars := unset_characters(claim.statement))]
+    if unset:
+        raise InputError(f"the claim file {str(claims_file)!r} cannot be set in LaTeX: no LaTeX for {'; '.join(unset)}; "
+                         "write that text with other symbols", "claims")
     try:
         for claim in claims:
             prose(claim.statement)

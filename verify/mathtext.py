@@ -139,6 +139,19 @@ def _letter(char, value):
     raise NotTypeset(f"no LaTeX for {char!r} ({unicodedata.name(char, 'unnamed character')}) in {value!r}")
 
 
+def unset_characters(text):
+    """The characters of text with no LaTeX form here, each once, in order, as "'✓' (CHECK MARK)"."""
+    tables = set(GREEK) | set(SYMBOLS) | set(SUPERSCRIPTS) | set(SUBSCRIPTS)
+    found = []
+    for char in dict.fromkeys(text):
+        try:
+            if char not in tables:
+                _letter(char, text)
+        except NotTypeset:
+            found.append(f"{char!r} ({unicodedata.name(char, 'unnamed character')})")
+    return found
+
+
 # ---------------------------------------------------------------- prose
 
 
