@@ -250,3 +250,22 @@ def test_the_export_checks_its_decisions_settings_before_any_work(tmp_path, deci
     with pytest.raises(InputError) as error:
         export(tmp_path / "out", decision=decision)
     assert error.value.parameter == named and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("n, digits", [(2, 1), (4, 3), (8, 12)])
+def test_a_counterexample_of_any_size_fits_the_page(tmp_path, n, digits):
+    needs_pdflatex()
+    from verify.claims.language.latex import claim_latex as latex
+    from verify.latex_claims import ClaimRow
+    from verify.latex_proofs import CounterexampleRow, VerdictRow
+
+    entry = lambda i, j: "-" * ((i + j) % 2) + "0." + str(i * 7 + j + 1) * digits  # noqa: E731
+    claim = latex(parse_claim("lambda_max >= L * z_min**2"))
+    found = CounterexampleRow(n, "logits", tuple(entry(i, 0) for i in range(n)), ("0.1",) * n,
+                              tuple(tuple(entry(i, j) for j in range(n)) for i in range(n)), (), claim, "0.375", "0.5",
+                              "-0.28768207")
+    text = claims_section([ClaimRow("demo", "A claim.", claim, verdicts=(VerdictRow(None, "REFUTED", claim, None, found),))])
+    assert ("\\begin{pmatrix}" in text) == (n < 8) and "\\textit{Counterexample}" in text
+    (tmp_path / "demo.tex").write_text(PREAMBLE + text + "\\end{document}\n")
+    log = compile_latex(tmp_path, "demo.tex")
+    assert not layout_problems(log), layout_problems(log)

@@ -5,7 +5,7 @@ from typing import NamedTuple
 
 from mpmath import mp
 
-from verify.latex_display import display, texttt
+from verify.latex_display import LINE_CHARACTERS, display, texttt, width
 from verify.mathtext import prose
 
 
@@ -142,7 +142,8 @@ def _counterexample(found, claim):
     case = [f"{vector} = {_column(found.coefficients)}"]
     if found.given == "logits":
         case.append(f"z = \\sigma(s) \\approx {_column(found.z)}")
-    case.append(f"H = {_matrix(found.H)}")
+    matrix = _matrix(found.H)
+    case.append(f"H = {matrix}" if matrix.startswith("\\begin") else matrix)
     case += [f"{name} = {_number(value)}" for name, value in found.constants]
     where = "the claim fails" if found.comparison == claim else f"the comparison\n{display(found.comparison)}fails"
     lines = [f"\\textit{{Counterexample}} ($n = {found.n}$), certified with ball arithmetic:\n",
@@ -155,11 +156,17 @@ def _counterexample(found, claim):
 
 
 def _column(values):
-    return "(" + ", ".join(_number(v) for v in values) + ")^{\\top}"
+    """A column vector written as a transposed row, which a display may break after any comma."""
+    return "(" + ",\\ ".join(_number(v) for v in values) + ")^{\\top}"
 
 
 def _matrix(rows):
-    return "\\begin{pmatrix}" + " \\\\ ".join(" & ".join(_number(v) for v in row) for row in rows) + "\\end{pmatrix}"
+    """A matrix, or, when it is too wide for a line, its rows one after another (H_{k\\cdot} = row k)."""
+    matrix = "\\begin{pmatrix}" + " \\\\ ".join(" & ".join(_number(v) for v in row) for row in rows) + "\\end{pmatrix}"
+    if width(matrix) <= LINE_CHARACTERS - 8:  # room for "H = " and the brackets
+        return matrix
+    return ";\\quad ".join(f"H_{{{k}\\cdot}} = (" + ",\\ ".join(_number(v) for v in row) + ")"
+                            for k, row in enumerate(rows, 1))
 
 
 def _number(text):

@@ -70,8 +70,10 @@ RELATIONS = r"(=|<|>|\\le\b|\\ge\b|\\leq|\\geq|\\iff|\\Rightarrow|\\ne\b|\\in\b|
 
 def width(latex):
     """About how many glyphs wide a formula prints: a command counts one, a relation (with the space TeX
-    puts around it) three, a fraction its wider part.  Calibrated on pdflatex's overfull-box reports."""
-    text = re.sub(RELATIONS, "xxx", latex)
+    puts around it) three, a fraction its wider part, a matrix its widest row.  Calibrated on pdflatex's
+    overfull-box reports."""
+    text = re.sub(r"\\begin\{pmatrix\}(.*?)\\end\{pmatrix\}", lambda m: max(m.group(1).split("\\\\"), key=len), latex)
+    text = re.sub(RELATIONS, "xxx", text)
     text = re.sub(r"\\(left|right|big|Big|bigl|bigr|Bigl|Bigr)\b", "", text)
     text = re.sub(r"\\(operatorname|mathrm|mathbb|text)\{([^{}]*)\}", r"\2", text)
     while True:
