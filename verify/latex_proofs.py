@@ -141,7 +141,9 @@ def searched(evidence):
         return (f"The search decided {evidence.samples} random multi-example cases and {evidence.adversarial_examples} "
                 f"Hypothesis examples, {evidence.method}; the two sides disagreed on {evidence.disagreements}.")
     what = " ".join((type(evidence).__doc__ or "").split()).partition(": ")[2]
-    return f"It is decided by its own checker in the assumption2 command, which records {what}" if what else ""
+    argument = getattr(evidence, "general_argument", None)
+    text = f"It is decided by its own checker in the assumption2 command, which records {what}" if what else ""
+    return text + (f" The argument: {argument}." if argument else "")
 
 
 def _search_text(evidence):
