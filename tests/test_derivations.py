@@ -1,7 +1,7 @@
 """Derivations D1–D6 and A2: every check passes, wrong formulas are caught by both kinds of check,
 the exact zero test is exact, the checks run in worker processes with a progress report per check,
 the terminal form fits 80 and 100 columns, and the committed LaTeX is what the tool writes, reads as
-prose (no raw markup) and compiles with no undefined reference and no line over 5 pt too wide."""
+prose (no raw markup) and compiles with no warning, no overfull box and vector fonts only."""
 import filecmp
 import io
 import json
@@ -26,9 +26,10 @@ from verify.derivations.exact import Exp, vanishes
 from verify.derivations.records import SIGMA, jacobian_formula
 from verify.derivations.registry import DERIVATION_REGISTRY, DERIVATIONS, run_checks
 from verify.derivations.run import run_derivations
-from verify.latex_export import (LINE_CHARACTERS, PREAMBLE, ClaimRow, claims_section, display, export, registry_rows,
-                                 width)
-from verify.latex_proofs import ProofRow
+from verify.latex_claims import ClaimRow, claims_section
+from verify.latex_display import LINE_CHARACTERS, display, width
+from verify.latex_export import PREAMBLE, export, registry_rows
+from verify.latex_proofs import ProofRow, VerdictRow
 from verify.mathtext import prose
 from verify.render import derivations_text
 
@@ -165,19 +166,21 @@ def compile_latex(folder, name, passes=5):
     pytest.fail(f"references still unsettled after {passes} pdflatex runs")
 
 
-def layout_problems(log, tolerance_pt=5.0):
-    """Undefined references and lines more than `tolerance_pt` too wide, from a pdflatex log."""
-    undefined = [line for line in log.splitlines() if re.search(r"undefined", line, re.IGNORECASE)]
-    overfull = [line for line in log.splitlines()
-                if (m := re.match(r"Overfull \\hbox \(([\d.]+)pt too wide\)", line)) and float(m.group(1)) > tolerance_pt]
-    return undefined + overfull
+def layout_problems(log):
+    """Every warning (undefined references included), every overfull box and every bitmap font of a pdflatex log."""
+    warnings = [line for line in log.splitlines() if re.search(r"warning|undefined", line, re.IGNORECASE)]
+    overfull = [line for line in log.splitlines() if line.startswith(("Overfull \\hbox", "Overfull \\vbox"))]
+    bitmaps = re.findall(r"[\w./-]+\.\d+pk\b", log)  # a font pdflatex had to render as pixels
+    return warnings + overfull + bitmaps
 
 
 def test_layout_problems_reads_a_log():
-    log = ("Overfull \\hbox (43.3pt too wide) detected at line 229\nOverfull \\hbox (4.9pt too wide) in paragraph\n"
-           "LaTeX Warning: Reference `sec:claims' on page 1 undefined on input line 17.\n")
-    assert layout_problems(log) == [log.splitlines()[2], log.splitlines()[0]]
-    assert layout_problems("Underfull \\hbox (badness 10000)\n") == []
+    log = ("Overfull \\hbox (0.3pt too wide) detected at line 229\nOverfull \\vbox (4.9pt too high) has occurred\n"
+           "LaTeX Warning: Reference `sec:claims' on page 1 undefined on input line 17.\n"
+           "Package amsmath Warning: Foreign command \\over\n</usr/share/fonts/ecrm1095.600pk>\n")
+    lines = log.splitlines()
+    assert layout_problems(log) == [lines[2], lines[3], lines[0], lines[1], "/usr/share/fonts/ecrm1095.600pk"]
+    assert layout_problems("Underfull \\hbox (badness 10000)\n</usr/share/texmf/fonts/type1/public/lm/lmr10.pfb>") == []
 
 
 def needs_pdflatex():
@@ -196,17 +199,17 @@ def test_document_compiles_without_undefined_references_or_wide_lines(tmp_path):
 
 def test_claims_section_takes_plain_rows_with_a_short_proof(tmp_path):
     needs_pdflatex()
-    proof = ProofRow(None, r"\lambda_{\min} \le j_{\max}^2 L_T",
-                     ((r"j_{\min} \le j_{\max}", "F2", "rank-one modification of diag(z) (Golub 1973)", ""),
+    proof = ProofRow(((r"j_{\min} \le j_{\max}", "F2", "rank-one modification of diag(z) (Golub 1973)", ""),
                       (r"\lambda_{\min} \le j_{\min}^2 L_T", "F7", "Courant–Fischer", "n = 2")),
                      (("n = 2", ("F2", "F7")), ("n ≥ 3", ("F2",))), "every n ≥ 2, for H symmetric positive definite")
+    verdict = VerdictRow(None, "PROVED", r"\lambda_{\min} \le j_{\max}^2 L_T", proof)
     rows = [ClaimRow("F.demo", "λ_min ≤ j_max² L_T for every z, with L_T the largest eigenvalue of H on T.",
-                     r"\lambda_{\min} \le j_{\max}^2 L_T", ("H symmetric positive definite", "n ≥ 2"), (), (proof,),
+                     r"\lambda_{\min} \le j_{\max}^2 L_T", ("H symmetric positive definite", "n ≥ 2"), (), (verdict,),
                      "Facts"),
-            ClaimRow("F.plain", "A claim without readings or proof.", "1 \\le 2")]
+            ClaimRow("F.plain", "A claim without readings or verdict.", "1 \\le 2")]
     section = claims_section(rows)
-    assert "\\textit{Proof.}" in section and "F7" in section and "Golub 1973" in section
-    assert "\\item $n \\ge 3$: \\texttt{F2}" in section and "every $n \\ge 2$" in section
+    assert "\\textbf{PROVED}." in section and "\\textit{Proof.}" in section and "F7" in section
+    assert "Golub 1973" in section and "\\item $n \\ge 3$: \\texttt{F2}" in section and "every $n \\ge 2$" in section
     assert "It has a single reading." in section and section.count("single reading") == 1
     (tmp_path / "rows.tex").write_text(PREAMBLE + section + "\\end{document}\n")
     log = compile_latex(tmp_path, "rows.tex")
@@ -224,8 +227,10 @@ def test_a_long_display_is_broken_into_lines_that_fit():
 
 def all_prose():
     texts = [t for d in DERIVATIONS for t in (d.name, d.verified_by, *d.hypotheses, *(s.text for s in d.steps()))]
-    proofs = [t for row in registry_rows() for proof in row.proof
-              for t in (proof.domain, *(where for where, _ in proof.pieces), *(f[2] for f in proof.facts))]
+    proofs = [t for row in registry_rows() for verdict in row.verdicts if verdict.proof
+              for t in (verdict.proof.domain, *(where for where, _ in verdict.proof.pieces),
+                        *(f[2] for f in verdict.proof.facts))]
+    proofs += [t for row in registry_rows() for verdict in row.verdicts for t in (verdict.searched, verdict.note) if t]
     return texts + [t for row in registry_rows() for t in (row.statement, *row.hypotheses)] + proofs + \
         [fact.source for fact in FACTS]
 
@@ -299,7 +304,10 @@ def test_export_latex_bad_out(tmp_path):
 
 def test_export_latex_refuses_claim_text_it_cannot_set(tmp_path):
     claims = tmp_path / "claims.toml"
-    claims.write_text('[[claim]]\nid = "mine.sum"\nstatement = "∑ of λ stays small"\nholds = "lambda_min <= mu_T * z_max**2"\n')
+    claims.write_text('[[claim]]\nid = "mine.sum"\nstatement = "λ stays small ✓"\nholds = "lambda_min <= mu_T * z_max**2"\n'
+                      '[[claim]]\nid = "mine.cjk"\nstatement = "κ ≥ 1 — 証明 ✓"\nholds = "kappa >= 1"\n')
     out = run_cli("export-latex", "--out", str(tmp_path / "out"), "--claims", str(claims))
     assert_one_line_error(out)
-    assert "'∑'" in out.stderr and not (tmp_path / "out").exists()
+    assert "'✓' (CHECK MARK) in claim mine.sum; '証' (CJK UNIFIED IDEOGRAPH-8A3C), '明' (CJK UNIFIED IDEOGRAPH-660E), " \
+           "'✓' (CHECK MARK) in claim mine.cjk" in out.stderr  # every character at once, not one per run
+    assert not (tmp_path / "out").exists()

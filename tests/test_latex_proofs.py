@@ -1,24 +1,30 @@
-"""The proofs `export-latex` prints: a claim PROVED under a reading shows every fact of its proof evidence,
-each set by the claim language's printer, in a reading order that does not depend on the order the
-solver names them; a claim the prover does not prove (REFUTED by the search) shows no proof; a claim
-file's ranges read "every n ≥ 2"; and the document with a claim file's proofs compiles."""
+"""The verdicts `export-latex` prints are the decision's: every claim and reading shows the verdict its
+ClaimResult holds, PROVED with every fact of its proof evidence (in a reading order that does not depend on
+the order the solver names them), REFUTED with its certified counterexample, HOLDS with what was searched,
+and nothing is decided again while the document is written. Prose in Unicode is typeset (words stay words),
+the fonts are vector fonts with or without Latin Modern, and the document with the example claim file's
+prose compiles with no warning and no overfull box."""
+import dataclasses
 import random
 import re
+import subprocess
 
 import pytest
 
-import verify
+from tests.conftest import ROOT
 from tests.test_derivations import compile_latex, layout_problems, needs_pdflatex
-from verify.claims.verdicts.decide import proof_evidence
-from verify.claims.jobs import Job
+from verify.api import load_claims
 from verify.claims.language.latex import claim_latex
+from verify.claims.language.parser import parse_claim
 from verify.claims.prover.facts import BY_ID
-from verify.claims.prover.prove import prove
-from verify.claims.builtin.registry import CLAIMS
-from verify.latex_export import claims_section, display, export, registry_rows
-from verify.latex_proofs import proved, reading_order
+from verify.claims.builtin.registry import REGISTRY
+from verify.latex_claims import claims_section, proof_argument
+from verify.latex_display import display
+from verify.latex_export import PREAMBLE, Decision, export, registry_results, registry_rows, user_results, user_rows
+from verify.latex_proofs import reading_order, verdict_row
+from verify.mathtext import NotTypeset, prose
 
-FORMULA_JOBS = [(claim, reading) for claim in CLAIMS if hasattr(claim, "reading_tree") for reading in claim.readings]
+EXAMPLES = f"{ROOT}/examples/claims.toml"
 
 
 def escaped(name):
@@ -32,113 +38,234 @@ def paragraph(section, claim_id):
     return section[start:end if end >= 0 else len(section)]
 
 
-def proof_block(text, reading):
-    """The proof under one reading (the only proof when reading is None) in a claim's paragraph, or None."""
-    heading = f"\\textit{{Proof under reading \\texttt{{{reading}}}.}}" if reading else "\\textit{Proof.}"
-    if heading not in text:
-        return None
-    start = text.index(heading)
-    return text[start:text.index("\\hfill$\\square$", start)]
+def verdict_block(text, result):
+    """The part of a claim's paragraph that states one result's verdict, up to the next verdict."""
+    reading = f" under reading \\texttt{{{result.reading}}}" if result.reading else ""
+    start = text.index(f"\\noindent\\textbf{{{result.verdict}}}{reading}.")
+    end = text.find("\\noindent\\textbf{", start + 1)
+    return text[start:end if end >= 0 else len(text)]
 
 
 @pytest.fixture(scope="module")
-def section():
-    return claims_section(registry_rows())
-
-
-@pytest.mark.parametrize("claim, reading", FORMULA_JOBS, ids=[f"{c.id}-{r}" for c, r in FORMULA_JOBS])
-def test_a_proved_claim_shows_every_fact_of_its_proof_evidence_as_the_printer_sets_it(claim, reading, section):
-    job = Job(claim, reading)
-    evidence = proof_evidence(job, prove(job.tree, claim.n_range, claim.hessian))  # a run of its own
-    block = proof_block(paragraph(section, claim.id), reading)
-    if evidence.status != "proved":
-        assert proved(claim, reading) is None and block is None
-        return
-    row = proved(claim, reading)
-    assert sorted(fact for _, fact, _, _ in row.facts) == sorted(lemma["id"] for lemma in evidence.lemmas)
-    for latex, fact, source, _ in row.facts:
-        assert latex == claim_latex(BY_ID[fact].tree) and source == BY_ID[fact].source
-        assert f"  & {latex} && \\text{{\\texttt{{{escaped(fact)}}}" in block
-    for piece in evidence.pieces:  # each piece's facts are named where the domain is split
-        assert set(piece["lemmas"]) <= {fact for _, fact, _, _ in row.facts}
-    assert f"Both Z3 and cvc5 report the negation unsatisfiable on every $n \\ge {claim.n_range[0]}$" in block
-    assert f"the claim is\n{display(claim_latex(job.tree))}" in block
-
-
-def test_the_built_in_claims_include_proved_and_unproved_readings():
-    statuses = {proved(claim, reading) is None for claim, reading in FORMULA_JOBS}
-    assert statuses == {True, False}
-
-
-@pytest.mark.parametrize("claim, reading", FORMULA_JOBS, ids=[f"{c.id}-{r}" for c, r in FORMULA_JOBS])
-def test_the_reading_order_ignores_the_order_the_facts_come_in(claim, reading):
-    row = proved(claim, reading)
-    if row is None:
-        return
-    ordered = [fact for _, fact, _, _ in row.facts]
-    tree = Job(claim, reading).tree
-    shuffler = random.Random(0)
-    for _ in range(10):
-        shuffled = shuffler.sample(ordered, len(ordered))
-        assert reading_order(shuffled, tree) == ordered
-    # a reader meets the coefficients' facts before those about J H J, and κ's definition just before κ
-    about_z = [i for i, fact in enumerate(ordered) if BY_ID[fact].names <= {"n", "z", "z_max", "z_min"}]
-    about_lambda = [i for i, fact in enumerate(ordered) if any(name.startswith("lambda") for name in BY_ID[fact].names)]
-    assert not about_z or not about_lambda or max(about_z) < min(about_lambda)
-    if "F10.kappa" in ordered:
-        assert ordered[-1] == "F10.kappa"
-
-
-CLAIM_FILE = """
-[[claim]]
-id = "mine.min_every_n"
-statement = "λ_min ≤ μ_T (max z)² for every n."
-holds = "lambda_min <= mu_T * z_max**2"
-n = [2, inf]
-
-[[claim]]
-id = "mine.swapped"
-statement = "The swapped half: λ_max ≥ L_T (max z)²."
-holds = "lambda_max >= L_T * z_max**2"
-n = [3, 10]
-"""
+def results():
+    return registry_results()
 
 
 @pytest.fixture(scope="module")
-def claim_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("claims") / "mine.toml"
-    path.write_text(CLAIM_FILE)
-    return path
+def section(results):
+    return claims_section(registry_rows(results))
 
 
-def test_user_claims_show_a_proof_when_proved_and_none_when_refuted(claim_file, tmp_path):
-    report = verify.run_claims(verify.load_claims(str(claim_file)), samples=20, workers=1)
-    export(tmp_path, claim_file)
-    text = (tmp_path / "user-claims.tex").read_text()
-    verdicts = {result.id: result for result in report.claims}
-    assert {result.verdict for result in report.claims} == {"PROVED", "REFUTED"}  # both kinds are exercised
-    for claim_id, result in verdicts.items():
-        block = proof_block(paragraph(text, claim_id), None)
-        if result.verdict != "PROVED":
-            assert block is None
-            continue
-        for lemma in result.evidence.proof.lemmas:
-            assert f"\\texttt{{{escaped(lemma['id'])}}}" in block
-            assert claim_latex(BY_ID[lemma["id"]].tree) in block
+def test_every_built_in_claim_shows_the_verdict_the_decision_gave_it(results, section):
+    assert {r.id for r in results} == set(REGISTRY)
+    for result in results:
+        block = verdict_block(paragraph(section, result.id), result)
+        assert ("\\textit{Proof.}" in block) == (result.verdict == "PROVED" and hasattr(result.evidence, "proof"))
+        assert ("\\textit{Counterexample}" in block) == (getattr(result.evidence, "counterexample", None) is not None)
+    assert {r.verdict for r in results} >= {"PROVED", "REFUTED", "HOLDS"}  # each kind is exercised
 
 
-def test_user_claim_ranges_read_as_every_n(claim_file, tmp_path):
-    export(tmp_path, claim_file)
-    text = (tmp_path / "user-claims.tex").read_text()
-    unbounded, bounded = paragraph(text, "mine.min_every_n"), paragraph(text, "mine.swapped")
-    assert "Hypotheses: $n \\ge 2$; $H$ symmetric positive definite." in unbounded
-    assert "on every $n \\ge 2$, for $H$ symmetric positive definite." in unbounded
-    assert "Hypotheses: $3 \\le n \\le 10$" in bounded
-    assert not re.search(r"inf\b", text)
+def test_a_proved_claim_shows_every_fact_of_its_proof_evidence(results, section):
+    for result in (r for r in results if r.verdict == "PROVED" and hasattr(r.evidence, "proof")):
+        block = verdict_block(paragraph(section, result.id), result)
+        cited = [lemma["id"] for lemma in result.evidence.proof.lemmas]
+        assert cited
+        for fact in cited:
+            assert f"  & {claim_latex(BY_ID[fact].tree)} && \\text{{\\texttt{{{escaped(fact)}}}" in block
+        assert "Both Z3 and cvc5 report the negation unsatisfiable on every $n \\ge" in block
+        if result.reading:
+            assert f"the claim is\n{display(result.latex)}" in block
 
 
-def test_the_document_with_a_claim_files_proofs_compiles(claim_file, tmp_path):
+def test_a_refuted_claim_shows_its_counterexample_with_both_sides_and_the_margin(results, section):
+    refuted = [r for r in results if r.verdict == "REFUTED" and getattr(r.evidence, "counterexample", None)]
+    assert refuted
+    for result in refuted:
+        found, block = result.evidence.counterexample, verdict_block(paragraph(section, result.id), result)
+        assert f"($n = {found.n}$)" in block and "\\begin{pmatrix}" in block
+        row = verdict_row(REGISTRY[result.id], result).counterexample
+        assert f"left side is ${row.lhs}$ and its right side ${row.rhs}$" in block
+        assert f"a margin of ${row.margin}$" in block and row.margin.startswith("-")
+        for value, exact in zip((row.lhs, row.rhs, row.margin), (found.lhs, found.rhs, found.margin)):
+            assert abs(float(value) - float(exact)) <= 1e-7 * max(1.0, abs(float(exact)))
+
+
+def test_the_document_never_decides_a_claim_again(results, monkeypatch):
+    def forbidden(*_):
+        raise AssertionError("the export called the prover itself")
+
+    monkeypatch.setattr("verify.claims.prover.prove.prove", forbidden)
+    monkeypatch.setattr("verify.claims.verdicts.decide.run_jobs", forbidden)
+    assert claims_section(registry_rows(results))
+
+
+def test_a_contradiction_is_shown_as_one_and_never_with_a_proof(results):
+    proved = next(r for r in results if r.verdict == "PROVED" and hasattr(r.evidence, "proof"))
+    note = "CONTRADICTION: the claim was proved from the cited facts, yet this certified counterexample refutes it"
+    clash = dataclasses.replace(proved, verdict="CONTRADICTION", evidence=proved.evidence.with_(note=note))
+    row = verdict_row(REGISTRY[proved.id], clash)
+    assert row.verdict == "CONTRADICTION" and row.proof is None
+    text = claims_section(registry_rows([clash]))
+    assert "\\textbf{CONTRADICTION}" in text and "\\textit{Proof.}" not in text and "CONTRADICTION: the claim" in text
+
+
+def test_a_claim_that_holds_shows_what_was_searched(tmp_path):
+    claims = load_claims('[[claim]]\nid = "mine.holds"\nstatement = "κ ≥ e^{−n}."\nholds = "kappa >= exp(-n)"\n')
+    [result] = user_results(claims, Decision(samples=12))
+    assert result.verdict == "HOLDS"
+    text = claims_section(user_rows(claims, [result]))
+    evidence = result.evidence
+    assert f"No proof was found. The search decided {evidence.samples} random cases and " \
+           f"{evidence.adversarial_examples} Hypothesis examples" in text
+    assert f"at $n = {evidence.worst_case_n}$" in text
+
+
+def test_the_identity_hook_prints_the_identity_when_the_certificate_holds_one():
+    assert proof_argument(None, "every n ≥ 2").startswith("Both Z3 and cvc5 report the negation unsatisfiable")
+    identity = "lambda_max - L_T * z_min**2 == (lambda_max - j_min**2 * L_T) + L_T * (j_min - z_min) * (j_min + z_min)"
+    certificate = {"pieces": [{"n": [3, None], "identity": identity, "nonnegative": "each term is a cited fact's slack "
+                               "times a positive factor."}]}
+    text = proof_argument(certificate, "every n ≥ 3")
+    assert display(claim_latex(parse_claim(identity))) in text and "Z3" not in text
+    assert "For $n \\ge 3$ the claim's slack is the identity" in text and "each term is a cited fact's slack" in text
+    certificate["pieces"].insert(0, {"n": 2})  # a piece without an identity: the solvers' word for it
+    text = proof_argument(certificate, "every n ≥ 2")
+    assert "On the other pieces, both Z3 and cvc5 report the negation unsatisfiable." in text
+
+
+@pytest.mark.parametrize("row", [r for r in ("T2.eq47.max", "T2.eq47.kappa", "T2.interlace")])
+def test_the_reading_order_ignores_the_order_the_facts_come_in(results, row):
+    for result in (r for r in results if r.id == row and r.verdict == "PROVED"):
+        claim = REGISTRY[result.id]
+        ordered = [fact for _, fact, _, _ in verdict_row(claim, result).proof.facts]
+        tree = claim.reading_tree(result.reading)
+        shuffler = random.Random(0)
+        for _ in range(10):
+            assert reading_order(shuffler.sample(ordered, len(ordered)), tree) == ordered
+        about_z = [i for i, f in enumerate(ordered) if BY_ID[f].names <= {"n", "z", "z_max", "z_min"}]
+        about_lambda = [i for i, f in enumerate(ordered) if any(name.startswith("lambda") for name in BY_ID[f].names)]
+        assert not about_z or not about_lambda or max(about_z) < min(about_lambda)
+        if "F10.kappa" in ordered:
+            assert ordered[-1] == "F10.kappa"
+
+
+# ---------------------------------------------------------------- prose
+
+
+def test_unicode_prose_is_typeset_and_words_stay_words():
+    assert prose("H ≽ 0 — so μ ≤ L") == r"$H \succeq 0$ --- so $\mu \le L$"
+    assert prose("I think λ_max ≥ L (min z)²") == r"I think $\lambda_{\max} \ge L (\min z)^{2}$"
+    assert prose("Since x > 0, I claim H = I.") == r"Since $x > 0$, I claim $H = I$."
+    assert prose("I ≼ H") == r"$I \preceq H$"
+    assert prose("H = aI + b11ᵀ, a > 0, a + nb > 0") == r"$H = aI + b11^{\top}$, $a > 0$, $a + nb > 0$"
+    assert prose("so we go on, as in it") == "so we go on, as in it"
+    assert prose("Poincaré’s “naïve” bound…") == "Poincar\\'{e}'s ``na\\\"{\\i}ve'' bound\\ldots{}"
+    assert prose("μ-strongly convex, log–log slope") == r"$\mu$-strongly convex, log--log slope"
+    assert prose("ﬁne ω ∈ ℝⁿ, A ⊆ B ∪ C") == r"fine $\omega \in \mathbb{R}^{n}$, $A \subseteq B \cup C$"
+
+
+def test_a_character_with_no_latex_form_is_named_in_one_line():
+    with pytest.raises(NotTypeset, match=r"no LaTeX for '✓' \(CHECK MARK\)"):
+        prose("✓ done")
+
+
+@pytest.mark.parametrize("fonts", ["lmodern.sty", "no-such-font-package.sty"], ids=["latin-modern", "fallback"])
+def test_every_common_character_compiles(tmp_path, fonts):
     needs_pdflatex()
-    export(tmp_path, claim_file)
+    from verify.mathtext import ACCENTS, GREEK, SUBSCRIPTS, SUPERSCRIPTS, SYMBOLS, TEXT
+
+    letters = "éèêëàâäáãåçñóòôöõúùûüíìîïýÿčšžřěőűłøßæœÉÈÀÇÑÖÜŁØÆŒ"
+    sentences = [f"Words {letters} and punctuation {''.join(c for c in TEXT if not c.isascii())}.",
+                 *(f"and then x {c} y." for c in list(GREEK) + list(SYMBOLS) if not c.isascii()),
+                 "Scripts x" + "".join(SUPERSCRIPTS) + " and y" + "".join(SUBSCRIPTS) + "."]
+    assert all(mark in ACCENTS for mark in "\u0301\u0300\u0302\u0308\u030c")
+    body = "".join(f"{prose(sentence)}\n\n" for sentence in sentences)
+    (tmp_path / "chars.tex").write_text(PREAMBLE.replace("lmodern.sty", fonts, 1) + body + "\\end{document}\n")
+    log = compile_latex(tmp_path, "chars.tex")
+    assert not layout_problems(log), layout_problems(log)
+
+
+# ---------------------------------------------------------------- the document
+
+
+@pytest.fixture(scope="module")
+def examples_document(tmp_path_factory):
+    out = tmp_path_factory.mktemp("examples")
+    export(out, EXAMPLES)
+    return out
+
+
+@pytest.mark.slow
+def test_the_example_claim_files_verdicts_are_those_of_the_claims_command(examples_document):
+    text = (examples_document / "user-claims.tex").read_text()
+    for result in user_results(load_claims(EXAMPLES)):
+        verdict_block(paragraph(text, result.id), result)  # present, with its verdict
+    assert "\\textbf{REFUTED}" in text and "\\textit{Counterexample}" in text and "\\textbf{PROVED}" in text
+
+
+@pytest.mark.slow
+def test_the_document_with_the_example_claim_files_prose_compiles_cleanly(examples_document):
+    needs_pdflatex()
+    log = compile_latex(examples_document, "derivations.tex")
+    assert not layout_problems(log), layout_problems(log)
+    if subprocess.run(["kpsewhich", "lmodern.sty"], capture_output=True).returncode == 0:
+        assert re.search(r"lm/lm\w+\.pfb", log)  # Latin Modern where it is installed
+
+
+@pytest.mark.slow
+def test_without_latin_modern_the_fonts_are_still_vector_fonts(examples_document, tmp_path):
+    needs_pdflatex()
+    text = (examples_document / "derivations.tex").read_text()
+    (tmp_path / "derivations.tex").write_text(text.replace("lmodern.sty", "no-such-font-package.sty", 1))
     log = compile_latex(tmp_path, "derivations.tex")
+    assert not layout_problems(log), layout_problems(log)
+    assert re.search(r"\.pfb", log) and not re.search(r"lm/lm\w+\.pfb", log)
+
+
+def test_a_claim_the_facts_refute_everywhere_shows_that_proof_and_its_counterexample():
+    claims = load_claims('[[claim]]\nid = "mine.never"\nholds = "z_max < z_min"\n')
+    [result] = user_results(claims, Decision(samples=12))
+    assert result.verdict == "REFUTED" and result.evidence.proof.status == "disproved"
+    text = claims_section(user_rows(claims, [result]))
+    assert "The claim fails for every case of its domain: its negation follows from these facts" in text
+    assert "Both Z3 and cvc5 report the claim unsatisfiable" in text and "\\textit{Counterexample}" in text
+
+
+def test_ctrl_c_during_the_decision_writes_nothing(tmp_path, monkeypatch):
+    from verify.claims.verdicts.results import Report
+
+    monkeypatch.setattr("verify.claims.verdicts.decide.run_claims", lambda *_, **__: Report(0, 50, 1, (), 0.0, interrupted=True))
+    claim_file = tmp_path / "mine.toml"
+    claim_file.write_text('[[claim]]\nid = "mine"\nholds = "z_max >= z_min"\n')
+    with pytest.raises(KeyboardInterrupt):
+        export(tmp_path / "out", claim_file)
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("decision, named", [(Decision(samples=0), "samples"), (Decision(dps=5), "dps"),
+                                             (Decision(seed=-1), "seed"), ("fast", "decision")])
+def test_the_export_checks_its_decisions_settings_before_any_work(tmp_path, decision, named):
+    from verify.errors import InputError
+
+    with pytest.raises(InputError) as error:
+        export(tmp_path / "out", decision=decision)
+    assert error.value.parameter == named and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("n, digits", [(2, 1), (4, 3), (8, 12)])
+def test_a_counterexample_of_any_size_fits_the_page(tmp_path, n, digits):
+    needs_pdflatex()
+    from verify.claims.language.latex import claim_latex as latex
+    from verify.latex_claims import ClaimRow
+    from verify.latex_proofs import CounterexampleRow, VerdictRow
+
+    entry = lambda i, j: "-" * ((i + j) % 2) + "0." + str(i * 7 + j + 1) * digits  # noqa: E731
+    claim = latex(parse_claim("lambda_max >= L * z_min**2"))
+    found = CounterexampleRow(n, "logits", tuple(entry(i, 0) for i in range(n)), ("0.1",) * n,
+                              tuple(tuple(entry(i, j) for j in range(n)) for i in range(n)), (), claim, "0.375", "0.5",
+                              "-0.28768207")
+    text = claims_section([ClaimRow("demo", "A claim.", claim, verdicts=(VerdictRow(None, "REFUTED", claim, None, found),))])
+    assert ("\\begin{pmatrix}" in text) == (n < 8) and "\\textit{Counterexample}" in text
+    (tmp_path / "demo.tex").write_text(PREAMBLE + text + "\\end{document}\n")
+    log = compile_latex(tmp_path, "demo.tex")
     assert not layout_problems(log), layout_problems(log)

@@ -171,11 +171,17 @@ def build_parser():
     derive.add_argument("--json", action="store_true", help="print one JSON object instead of the text")
     derive.add_argument("--strict", action="store_true", help="exit 1 if a check fails")
 
-    export = commands.add_parser("export-latex", help="write derivations.tex and one snippet per derivation")
+    export = commands.add_parser("export-latex", help="write derivations.tex (the derivations, and every claim with "
+                                                              "its verdict and its proof or counterexample) and one "
+                                                              "snippet per derivation")
     export.add_argument("--out", metavar="DIR", type=_folder("--out"),
                         help="folder (default derivations/; with --claims FILE.toml, latex-FILE/, never the committed "
                              "derivations/)")
     export.add_argument("--claims", metavar="FILE.toml", help="add the claims of a claim file to the document")
+    export.add_argument("--seed", type=int, default=0, help="seed of the decision whose verdicts the document shows "
+                                                             "(default 0, as theorem2 and claims)")
+    export.add_argument("--samples", type=_positive_int("--samples"), default=300, help="random cases per claim (default 300)")
+    export.add_argument("--dps", type=_dps, default=50, help=f"digits for re-decisions and certificates ({MIN_DPS} to {MAX_DPS}, default 50)")
 
     experiments = commands.add_parser("experiments", help="reviewer-requested experiments: CSVs, plots and summary.md")
     experiments.add_argument("names", nargs="*", metavar="NAME",

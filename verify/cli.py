@@ -218,10 +218,10 @@ def cmd_derive(args):
 
 
 def cmd_export_latex(args):
-    from verify.latex_export import default_out_dir, export
+    from verify.latex_export import Decision, default_out_dir, export
 
     out = args.out or default_out_dir(args.claims)
-    paths = export(out, args.claims)
+    paths = export(out, args.claims, decision=Decision(args.seed, args.samples, args.dps))
     print(f"wrote {len(paths)} files to {out}/: " + ", ".join(Path(p).name for p in paths))
     return 0
 

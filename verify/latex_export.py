@@ -1,12 +1,14 @@
 """LaTeX export: `derivations.tex` (standalone), one snippet per derivation, the claims, and a claim
-file's claims, each formula claim with its proof under every reading the prover proves
-(verify.latex_proofs).  The output depends only on the registries and the prover, whose solvers work
-within resource limits, so it is byte-identical on every run.
+file's claims, each claim with the verdict the decision gave it (`theorem2`, `assumption2`, `claims`, run
+here with the same settings; verify.latex_proofs reads their results, verify.latex_claims sets them).
+The decision is seeded and its solvers work within resource limits, so the output is byte-identical on
+every run.
 
 The claims arrive as plain rows (`ClaimRow`): `claims_section(rows)` never looks at a claim record,
 and `registry_rows()` is the one adapter from today's claim registry to rows.  Prose goes through
 `verify.mathtext.prose`, formulas through `verify.mathtext`; every display is broken to fit the page.
 """
+import functools
 import re
 from pathlib import Path
 from typing import NamedTuple
@@ -14,124 +16,73 @@ from typing import NamedTuple
 from verify import atomic
 from verify.derivations.registry import DERIVATIONS
 from verify.errors import InputError
-from verify.latex_proofs import n_text, proof_rows
-from verify.mathtext import NotTypeset, prose, to_latex
-
-LINE_CHARACTERS = 64  # `width` units a display line holds (6.5 in at 11 pt: about 7 pt a unit)
-
-
-class ClaimRow(NamedTuple):
-    """A claim as the document shows it: prose (Unicode math), its formula (math-mode LaTeX without
-    delimiters), hypotheses (prose), readings (names; empty for a claim with a single reading, None
-    where readings do not apply), its proofs (ProofRows, one per reading proved), and the heading it is
-    listed under."""
-
-    id: str
-    statement: str
-    latex: str
-    hypotheses: tuple = ()
-    readings: tuple = None  # None: readings do not apply (nothing is said)
-    proof: tuple = ()
-    group: str = "Claims"
+from verify.latex_claims import ClaimRow, claims_section
+from verify.latex_display import display, texttt
+from verify.latex_proofs import n_text, verdict_rows
+from verify.mathtext import NotTypeset, prose, to_latex, unset_characters
 
 
-def registry_rows():
-    """Today's claim registry as rows: the one place that knows a claim record."""
+class Decision(NamedTuple):
+    """The settings of the decision whose verdicts the document prints (those of `theorem2` and `claims`)."""
+
+    seed: int = 0
+    samples: int = 300
+    dps: int = 50
+
+    def checked(self):
+        """The settings, each checked as the search checks it (InputError naming the value and the fix)."""
+        from verify.claims import options
+
+        return Decision(options.seed(self.seed), options.samples(self.samples), options.search_dps(self.dps))
+
+    def flags(self):
+        return f"--seed {self.seed} --samples {self.samples} --dps {self.dps}"
+
+
+@functools.lru_cache(maxsize=4)
+def registry_results(decision=Decision()):
+    """The decision on every built-in claim: `theorem2` and `assumption2` (its own default sweep), in this
+    process; the same settings give the same results, so they are computed once per process."""
+    from verify.claims.builtin.assumption2 import run_assumption2
+    from verify.claims.verdicts.theorem2 import run_theorem2
+
+    reports = (run_theorem2(decision.seed, decision.samples, decision.dps, workers=1),
+               run_assumption2(decision.seed, workers=1))
+    _stop_if_interrupted(reports)
+    return tuple(result for report in reports for result in report.claims)
+
+
+def _stop_if_interrupted(reports):
+    if any(report.interrupted for report in reports):
+        raise KeyboardInterrupt  # Ctrl-C during the decision: nothing is written
+
+
+def registry_rows(results=None):
+    """Today's claim registry as rows with the decision's verdicts (by default `registry_results()`): the one
+    place that knows a claim record."""
     from verify.claims.builtin.registry import CLAIMS
 
+    results = registry_results() if results is None else results
     groups = {"theorem2": "Theorem 2 and Eq. (47)", "assumption2": "Assumption 2"}
     return [ClaimRow(c.id, c.statement, c.latex, tuple(c.hypotheses), tuple(r for r in c.readings if r),
-                     proof_rows(c), groups.get(c.command, c.command)) for c in CLAIMS]
+                     verdict_rows(c, results), groups.get(c.command, c.command)) for c in CLAIMS]
 
 
-def user_rows(claims):
-    """A claim file's claims as rows."""
+def user_rows(claims, results):
+    """A claim file's claims as rows, with the verdicts of `run_claims` on them (`results`)."""
     from verify.claims.record import FAMILY_TEXT
 
-    return [ClaimRow(c.id, c.statement, c.latex, (n_text(c.n_range), FAMILY_TEXT[c.hessian]), proof=proof_rows(c))
-            for c in claims]
+    return [ClaimRow(c.id, c.statement, c.latex, (n_text(c.n_range), FAMILY_TEXT[c.hessian]),
+                     verdicts=verdict_rows(c, results)) for c in claims]
 
 
-# ---------------------------------------------------------------- displays
+def user_results(claims, decision=Decision()):
+    """The decision of `claims` (the command of that name) on a claim file's claims, in this process."""
+    from verify.claims.verdicts.decide import run_claims
 
-
-def display(body, label=None):
-    """A display that fits the page: one line, or broken at its top-level separators (multline)."""
-    lines = _break(body)
-    tag = f"\\label{{{label}}}" if label else ""
-    if len(lines) == 1:
-        environment = "equation" if label else "equation*"
-        return f"\\begin{{{environment}}}{tag}\n{body}\n\\end{{{environment}}}\n"
-    environment = "multline" if label else "multline*"
-    return f"\\begin{{{environment}}}{tag}\n" + " \\\\\n".join(lines) + f"\n\\end{{{environment}}}\n"
-
-
-BREAKS = (r";\\quad |; ",  # between statements: break after
-          r",\\quad |\\quad |,\\ ",  # between parts of one statement
-          r" (?==|\\le |\\ge |\\leq |\\geq |\\iff |\\Rightarrow )",  # before a relation
-          r" (?=[+-] )")  # before a binary + or −
-
-
-def _break(body):
-    """Lines of at most LINE_CHARACTERS glyphs, split at the first kind of break that makes them fit."""
-    if width(body) <= LINE_CHARACTERS:
-        return [body]
-    best = [body]
-    for pattern in BREAKS:
-        lines = _pack(_split_top_level(body, pattern))
-        if max(map(width, lines)) < max(map(width, best)):
-            best = lines
-        if max(map(width, best)) <= LINE_CHARACTERS:
-            break
-    return [re.sub(r"(\\quad|\\ )\s*$", "", line) for line in best]  # no spacing left at a line's end
-
-
-def _split_top_level(body, pattern):
-    """Pieces of body cut at the matches of pattern that lie outside every {…} and \\left…\\right."""
-    pieces, start, depth = [], 0, 0
-    position = 0
-    while position < len(body):
-        if body.startswith("\\left", position) or body[position] == "{":
-            depth += 1
-        elif body.startswith("\\right", position) or body[position] == "}":
-            depth -= 1
-        match = re.compile(pattern).match(body, position) if depth == 0 else None
-        if match and position > start:
-            pieces.append(body[start:match.end()].strip())
-            start = position = match.end()
-            continue
-        position += 1
-    return pieces + [body[start:].strip()]
-
-
-def _pack(pieces):
-    lines = [pieces[0]]
-    for piece in pieces[1:]:
-        joined = f"{lines[-1]} {piece}"
-        if width(joined) <= LINE_CHARACTERS:
-            lines[-1] = joined
-        else:
-            lines.append(piece)
-    return lines
-
-
-RELATIONS = r"(=|<|>|\\le\b|\\ge\b|\\leq|\\geq|\\iff|\\Rightarrow|\\ne\b|\\in\b|\\quad|\\mapsto)"
-
-
-def width(latex):
-    """About how many glyphs wide a formula prints: a command counts one, a relation (with the space TeX
-    puts around it) three, a fraction its wider part.  Calibrated on pdflatex's overfull-box reports."""
-    text = re.sub(RELATIONS, "xxx", latex)
-    text = re.sub(r"\\(left|right|big|Big|bigl|bigr|Bigl|Bigr)\b", "", text)
-    text = re.sub(r"\\(operatorname|mathrm|mathbb|text)\{([^{}]*)\}", r"\2", text)
-    while True:
-        reduced = re.sub(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", lambda m: max(m.group(1), m.group(2), key=len), text)
-        reduced = re.sub(r"[_^]\{([^{}]*)\}", r"\1", reduced)
-        if reduced == text:
-            break
-        text = reduced
-    text = re.sub(r"\\[A-Za-z]+|\\.", "x", text)
-    return len(re.sub(r"[\s{}_^]", "", text))
+    report = run_claims(claims, decision.seed, decision.samples, decision.dps, workers=1)
+    _stop_if_interrupted([report])
+    return report.claims
 
 
 # ---------------------------------------------------------------- derivations
@@ -159,96 +110,13 @@ def snippet_name(derivation):
     return f"{derivation.id}-{derivation.slug}.tex"
 
 
-# ---------------------------------------------------------------- claims
-
-
-def claims_section(rows, title="Claims checked", label="sec:claims", intro=None):
-    """The claims as a section: each row's statement, formula, hypotheses, readings and (if given) proof;
-    rows of one group are listed together under its heading, groups in the order they first appear."""
-    intro = intro or ("Each claim is a record of the toolkit's registry; \\texttt{python -m verify theorem2} and "
-                      "\\texttt{python -m verify assumption2} give its verdict and evidence.")
-    lines = [f"\\section{{{title}}}\\label{{{label}}}\n", intro + "\n"]
-    groups = list(dict.fromkeys(row.group for row in rows))
-    for group in groups:
-        if len(groups) > 1:
-            lines.append(f"\\subsection{{{prose(group)}}}\n")
-        lines += [_claim(row) for row in rows if row.group == group]
-    return "".join(lines)
-
-
-def _claim(row):
-    lines = [f"\\paragraph{{\\texttt{{{_texttt(row.id)}}}}} {prose(row.statement)}\n", display(row.latex)]
-    sentences = []
-    if row.hypotheses:
-        sentences.append("Hypotheses: " + "; ".join(prose(h) for h in row.hypotheses) + ".")
-    if row.readings is not None:
-        sentences.append(_readings(row.readings))
-    lines.append(" ".join(sentences) + "\n")
-    lines += [_proof(proof) for proof in row.proof]
-    return "".join(lines) + "\n"
-
-
-def _readings(readings):
-    if not readings:
-        return "It has a single reading."
-    names = [f"\\texttt{{{_texttt(r)}}}" for r in readings]
-    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"It is decided under {'its reading' if len(names) == 1 else 'each of its readings'}: {listed}."
-
-
-def _proof(proof):
-    """A short proof: the claim under its reading, the facts cited as displayed inequalities (each with its id
-    and, where narrower than the claim's, its domain), which facts each piece of the domain used, the
-    solvers' verdict on the whole domain, and the facts' sources."""
-    heading = f"Proof under reading \\texttt{{{_texttt(proof.reading)}}}" if proof.reading else "Proof"
-    lead = f"Under this reading the claim is\n{display(proof.latex)}It" if proof.reading else "It"
-    rows = []
-    for inequality, fact, _, where in proof.facts:
-        note = f", {prose(where)}" if where else ""
-        rows.append(f"  & {inequality} && \\text{{\\texttt{{{_texttt(fact)}}}{note}}}")
-    lines = [f"\n\\noindent\\textit{{{heading}.}} {lead} follows from these facts:\n",
-             "\\begin{align*}\n", " \\\\\n".join(rows), "\n\\end{align*}\n"]
-    if len(proof.pieces) > 1:
-        lines.append(_pieces(proof))
-    lines.append(f"Both Z3 and cvc5 report the negation unsatisfiable on {prose(proof.domain)}.\n")
-    lines.append(f"Sources: {_sources(proof.facts)}. \\hfill$\\square$\n")
-    return "".join(lines)
-
-
-def _pieces(proof):
-    """Which facts each piece of the domain (and each conjunct of a claim joined by `and`) used."""
-    every = {fact for _, fact, _, _ in proof.facts}
-    lead = "The prover decides the domain piece by piece (index expressions coincide at small $n$)"
-    if all(set(ids) == every for _, ids in proof.pieces):
-        return f"{lead}: {'; '.join(prose(where) for where, _ in proof.pieces)}, each from all of these facts.\n"
-    uses = "".join(f"  \\item {prose(where)}: " + ", ".join(f"\\texttt{{{_texttt(i)}}}" for i in ids) + "\n"
-                   for where, ids in proof.pieces)
-    return f"{lead}; the facts each piece uses:\n\\begin{{itemize}}\\raggedright\n{uses}\\end{{itemize}}\n"
-
-
-def _sources(facts):
-    """The facts' sources, each once, after the ids that cite it (in the order the facts are listed)."""
-    cited = {}
-    for _, fact, source, _ in facts:
-        cited.setdefault(source, []).append(f"\\texttt{{{_texttt(fact)}}}")
-    return "; ".join(f"{', '.join(ids)}: {prose(source)}" for source, ids in cited.items())
-
-
-TEXTTT = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "&": r"\&", "%": r"\%", "#": r"\#",
-          "$": r"\$", "^": r"\^{}", "~": r"\~{}"}
-
-
-def _texttt(name):
-    """A name (an id, a file name) for \\texttt: LaTeX's special characters escaped, others as '?'."""
-    return "".join(TEXTTT.get(char, char if char.isascii() else "?") for char in name)
-
-
 # ---------------------------------------------------------------- the document and the files
 
 
 PREAMBLE = r"""\documentclass[11pt]{article}
-\usepackage[T1]{fontenc}
-\IfFileExists{lmodern.sty}{\usepackage{lmodern}}{}  % scalable fonts where installed (Debian: lmodern)
+% Latin Modern where installed, else Computer Modern (whose text-symbol font TS1 has no vector form here:
+% the item bullet is taken from the math fonts): vector fonts either way
+\IfFileExists{lmodern.sty}{\usepackage[T1]{fontenc}\usepackage{lmodern}}{\renewcommand{\labelitemi}{$\bullet$}}
 \usepackage{amsmath,amssymb}
 \usepackage[margin=1in]{geometry}
 \setlength{\emergencystretch}{2em}
@@ -272,9 +140,16 @@ $T = \mathbf{1}^\perp$, $M = \operatorname{blockdiag}(J_i H_i J_i)$.
 
 """
 
+VERDICTS = r"""Every claim is shown with the verdict the toolkit's decision gave it (\texttt{{{flags}}}):
+\textbf{{PROVED}}, with its proof from cited facts; \textbf{{REFUTED}}, with a counterexample certified with
+ball arithmetic (or the facts that imply it fails everywhere); \textbf{{HOLDS}} or
+\textbf{{INCONCLUSIVE}}, with what was searched.
 
-def document(claims, user_claims=None):
-    body = [PREAMBLE, INTRO, "\\section{Derivations}\\label{sec:derivations}\n"]
+"""
+
+
+def document(claims, user_claims=None, decision=Decision()):
+    body = [PREAMBLE, INTRO, VERDICTS.format(flags=decision.flags()), "\\section{Derivations}\\label{sec:derivations}\n"]
     body += [derivation_snippet(d) for d in DERIVATIONS]
     body.append(claims)
     if user_claims:
@@ -289,35 +164,56 @@ def default_out_dir(claims_file=None):
     return "derivations" if claims_file is None else f"latex-{Path(claims_file).stem}"
 
 
-def export(out_dir=None, claims_file=None, rows=None):
-    """Write derivations.tex, one snippet per derivation and claims.tex (the claims of `rows`, by default
-    the registry's); with a claim file, also user-claims.tex and a section of the document. The paths.
+def export(out_dir=None, claims_file=None, rows=None, decision=Decision()):
+    """Write derivations.tex, one snippet per derivation and claims.tex (the claims of `rows`, by default the
+    registry's with the verdicts `decision` gives them); with a claim file, also user-claims.tex (its claims
+    with the verdicts of `claims` under the same settings) and a section of the document. The paths.
     `out_dir` None is `default_out_dir(claims_file)`."""
     out_dir = default_out_dir(claims_file) if out_dir is None else out_dir
-    user = None
-    if claims_file is not None:
-        from verify.claims.claimfile import load_claims  # only this option reads a claim file
-
-        source = (f"Stated in \\texttt{{{_texttt(Path(claims_file).name)}}}; \\texttt{{python -m verify claims}} "
-                  "gives their verdicts.")
-        try:
-            user = claims_section(user_rows(load_claims(claims_file)), "Claims of a claim file", "sec:user-claims", source)
-        except NotTypeset as error:
-            raise InputError(f"the claim file {str(claims_file)!r} cannot be set in LaTeX: {error}; write that text with "
-                             "other symbols", "claims") from None
+    if not isinstance(decision, tuple) or len(decision) != 3:
+        raise InputError(f"decision = {str(decision)[:40]!r} is not a Decision; give Decision(seed, samples, dps)", "decision")
+    decision = Decision(*decision).checked()
+    claims = _load_user_claims(claims_file) if claims_file is not None else None
     atomic.check_out_dir(out_dir, "LaTeX files")
+    user = None
+    if claims is not None:
+        source = (f"Stated in \\texttt{{{texttt(Path(claims_file).name)}}}, with the verdicts of "
+                  f"\\texttt{{python -m verify claims {texttt(Path(claims_file).name)} {decision.flags()}}}.")
+        user = claims_section(user_rows(claims, user_results(claims, decision)), "Claims of a claim file",
+                              "sec:user-claims", source)
+    claims_tex = claims_section(registry_rows(registry_results(decision)) if rows is None else rows)
+    files = {snippet_name(d): derivation_snippet(d) for d in DERIVATIONS}
+    files["claims.tex"] = claims_tex
+    if user:
+        files["user-claims.tex"] = user
+    files["derivations.tex"] = document(claims_tex, user, decision)
+    return _write(out_dir, {name: re.sub(r"[ \t]+\n", "\n", body) for name, body in files.items()})
+
+
+def _load_user_claims(claims_file):
+    """A claim file's claims, refused in one line when its prose cannot be set (before anything is decided)."""
+    from verify.claims.claimfile import load_claims  # only this option reads a claim file
+
+    claims = load_claims(claims_file)
+    unset = [f"{', '.join(chars)} in claim {claim.id}" for claim in claims if (chars := unset_characters(claim.statement))]
+    if unset:
+        raise InputError(f"the claim file {str(claims_file)!r} cannot be set in LaTeX: no LaTeX for {'; '.join(unset)}; "
+                         "write that text with other symbols", "claims")
+    try:
+        for claim in claims:
+            prose(claim.statement)
+    except NotTypeset as error:
+        raise InputError(f"the claim file {str(claims_file)!r} cannot be set in LaTeX: {error}; write that text with "
+                         "other symbols", "claims") from None
+    return claims
+
+
+def _write(out_dir, contents):
     out = Path(out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise InputError(f"the output folder {out_dir!r} cannot be created ({error.strerror}); give a writable folder", "out") from None
-    claims = claims_section(registry_rows() if rows is None else rows)
-    files = {snippet_name(d): derivation_snippet(d) for d in DERIVATIONS}
-    files["claims.tex"] = claims
-    if user:
-        files["user-claims.tex"] = user
-    files["derivations.tex"] = document(claims, user)
-    contents = {name: re.sub(r"[ \t]+\n", "\n", body) for name, body in files.items()}
     try:
         return [str(atomic.write_text(out / name, body)) for name, body in contents.items()]
     except PermissionError:

@@ -1,22 +1,57 @@
-"""The proofs the LaTeX document prints: for each built-in or user formula claim, the prover
-(verify.claims.prover) on each reading, and for each reading PROVED the facts it cites, in the order a
-reader chains them, with the pieces of the domain that used them.  Rows only: verify.latex_export sets them.
+"""The verdicts the LaTeX document prints, read from the one decision (`run_theorem2`, `run_assumption2`,
+`run_claims`): each ClaimResult becomes a VerdictRow — PROVED with its proof (the facts it cites, in the
+order a reader chains them, and the certificate the proof stored), REFUTED with its counterexample (or the
+facts that imply the claim fails everywhere), HOLDS or INCONCLUSIVE with what was searched.  Nothing here
+decides a claim again.  Rows only: verify.latex_export sets them.
 """
-import functools
 import math
 from typing import NamedTuple
 
+from mpmath import mp
+
+DIGITS = 8  # significant digits of a counterexample's sides and margin as printed
+
 
 class ProofRow(NamedTuple):
-    """A claim proved under one reading: the reading (None for a claim with one), the claim's formula under
-    it (LaTeX), the facts cited as (LaTeX, id, source, domain note) in reading order (`reading_order`),
-    the facts each piece of the domain used as (where, ids) pairs, and the domain (prose)."""
+    """The proof of a claim (or of its negation): the facts cited as (LaTeX, id, source, domain note) in
+    reading order (`reading_order`), the facts each piece of the domain used as (where, ids) pairs, the
+    domain (prose), and the proof certificate's data (a dict; None when the decision kept none)."""
 
-    reading: object
-    latex: str
     facts: tuple
     pieces: tuple
     domain: str
+    certificate: object = None
+
+
+class CounterexampleRow(NamedTuple):
+    """A certified counterexample: n, the coefficients as given ("z" or "logits") and their values (exact
+    decimals), z itself (decimals, DIGITS digits), H's rows, L and μ when given, the failing comparison
+    (LaTeX), its sides and margin (LaTeX numbers; no sides for a comparison of a user claim that has none)."""
+
+    n: int
+    given: str
+    coefficients: tuple
+    z: tuple
+    H: tuple
+    constants: tuple  # (LaTeX name, exact decimal) pairs: L, μ of a case that gives them
+    comparison: str
+    lhs: object
+    rhs: object
+    margin: str
+
+
+class VerdictRow(NamedTuple):
+    """One claim under one reading as decided: the reading (None for a claim with one), the verdict, the claim
+    under the reading (LaTeX), its proof (PROVED, or REFUTED by the facts), its counterexample (REFUTED), what
+    was searched or checked (prose, Unicode), and the decision's note (prose, Unicode)."""
+
+    reading: object
+    verdict: str
+    latex: str
+    proof: object = None
+    counterexample: object = None
+    searched: str = ""
+    note: str = ""
 
 
 def n_text(n_range):
@@ -27,37 +62,100 @@ def n_text(n_range):
     return f"n = {lo}" if lo == hi else f"{lo} ≤ n ≤ {int(hi)}"
 
 
-def proof_rows(claim):
-    """A formula claim's proofs: one ProofRow per reading the prover proves (Z3 and cvc5 both find the
-    negation unsatisfiable on every piece of the domain); a reading not proved, and a claim decided by its
-    own checker, get none."""
-    if not hasattr(claim, "reading_tree"):
-        return ()
-    return tuple(row for row in (proved(claim, reading) for reading in claim.readings) if row is not None)
+def verdict_rows(claim, results):
+    """The VerdictRows of a claim from the decision's ClaimResults of it (in the order given)."""
+    return tuple(verdict_row(claim, result) for result in results if result.id == claim.id)
 
 
-@functools.lru_cache(maxsize=None)
-def proved(claim, reading):
-    """The ProofRow of a claim under a reading, or None when the prover does not prove it there (cached:
-    the same claim and reading always get the same proof, the solvers working within resource limits)."""
-    from verify.claims.verdicts.decide import proof_evidence
-    from verify.claims.jobs import Job
+def verdict_row(claim, result):
+    """One ClaimResult as a VerdictRow (see the module docstring)."""
+    evidence = result.evidence
+    proof = getattr(evidence, "proof", None)
+    shown = proof is not None and proof.status == ("proved" if result.verdict == "PROVED" else "disproved")
+    found = getattr(evidence, "counterexample", None)
+    return VerdictRow(result.reading, result.verdict, result.latex,
+                      proof_row(claim, result.reading, proof, result.certificate_body) if shown else None,
+                      counterexample_row(found) if found is not None else None,
+                      searched(evidence), getattr(evidence, "note", None) or "")
+
+
+def proof_row(claim, reading, proof, certificate):
+    """A ProofRow from the decision's ProofEvidence (and the certificate it stored)."""
     from verify.claims.language.latex import claim_latex
     from verify.claims.prover.facts import BY_ID
-    from verify.claims.prover.prove import prove
     from verify.claims.record import FAMILY_TEXT
 
-    job = Job(claim, reading)
-    evidence = proof_evidence(job, prove(job.tree, claim.n_range, claim.hessian))
-    if evidence.status != "proved":
-        return None
-    order = reading_order([lemma["id"] for lemma in evidence.lemmas], job.tree)
+    order = reading_order([lemma["id"] for lemma in proof.lemmas], claim.reading_tree(reading))
     facts = tuple((claim_latex(BY_ID[i].tree), i, BY_ID[i].source, _fact_domain(BY_ID[i], claim)) for i in order)
-    parts = len({piece["part"] for piece in evidence.pieces})
+    parts = len({piece["part"] for piece in proof.pieces})
     pieces = tuple((piece["piece"] + (f", conjunct {piece['part']}" if parts > 1 else ""),
-                    tuple(i for i in order if i in piece["lemmas"])) for piece in evidence.pieces)
+                    tuple(i for i in order if i in piece["lemmas"])) for piece in proof.pieces)
     domain = f"every {n_text(claim.n_range)}, for {FAMILY_TEXT[claim.hessian]}"
-    return ProofRow(reading, claim_latex(job.tree), facts, pieces, domain)
+    return ProofRow(facts, pieces, domain, certificate)
+
+
+def counterexample_row(found):
+    """A CounterexampleRow from the decision's Counterexample evidence."""
+    from verify.claims.language.latex import claim_latex
+    from verify.claims.language.parser import parse_claim
+
+    inputs = found.inputs
+    given = "z" if "z" in inputs else "logits"
+    constants = tuple((name, inputs[key]) for key, name in (("L", "L"), ("mu", r"\mu")) if key in inputs)
+    comparison = claim_latex(parse_claim(found.inequality, (found.n, found.n)))
+    sides = [None if side is None else _value(side) for side in (found.lhs, found.rhs)]
+    return CounterexampleRow(found.n, given, tuple(inputs[given]), _softmax(inputs[given], given),
+                             tuple(tuple(row) for row in inputs["H"]), constants, comparison, *sides,
+                             _value(found.margin))
+
+
+def _value(text):
+    """A side or margin as a certificate writes it (a decimal, ±exp(x) for a huge value, "undefined"), as LaTeX."""
+    if text.lstrip("-").startswith("exp("):
+        return ("-" if text.startswith("-") else "") + f"e^{{{_digits(text.lstrip('-')[4:-1])}}}"
+    if text in ("undefined", "nan"):
+        return r"\text{undefined}"
+    return _digits(text)
+
+
+def _digits(decimal, digits=DIGITS):
+    with mp.workdps(digits + 10):
+        return mp.nstr(mp.mpf(decimal), digits, min_fixed=-4, max_fixed=6)
+
+
+def _softmax(values, given):
+    """z as decimals: softmax of the logits, or the given z renormalised (a case file's z need not sum to 1)."""
+    with mp.workdps(DIGITS + 20):
+        weights = [mp.exp(mp.mpf(v)) if given == "logits" else mp.mpf(v) for v in values]
+        total = mp.fsum(weights)
+        return tuple(mp.nstr(w / total, DIGITS - 2, min_fixed=-4, max_fixed=6) for w in weights)
+
+
+def searched(evidence):
+    """What the decision searched or checked, in Unicode prose, from the fields of its evidence."""
+    from verify.claims.verdicts.results import MultiEvidence, SearchEvidence
+
+    if isinstance(evidence, SearchEvidence):
+        return _search_text(evidence)
+    if isinstance(evidence, MultiEvidence):
+        return (f"The search decided {evidence.samples} random multi-example cases and {evidence.adversarial_examples} "
+                f"Hypothesis examples, {evidence.method}; the two sides disagreed on {evidence.disagreements}.")
+    what = " ".join((type(evidence).__doc__ or "").split()).partition(": ")[2]
+    argument = getattr(evidence, "general_argument", None)
+    text = f"It is decided by its own checker in the assumption2 command, which records {what}" if what else ""
+    return text + (f" The argument: {argument}." if argument else "")
+
+
+def _search_text(evidence):
+    text = (f"The search decided {evidence.samples} random cases and {evidence.adversarial_examples} Hypothesis examples "
+            f"({evidence.precise_rechecks} re-decided at higher precision")
+    text += f", {evidence.ball_decisions} with balls)" if evidence.ball_decisions else ")"
+    failures = evidence.random_counterexamples
+    text += f"; {failures} random case{'s' if failures != 1 else ''} failed" if failures else "; no random case failed"
+    if evidence.worst_margin is not None:
+        text += (f"; the least margin seen was {_digits(evidence.worst_margin, 4)}, at "
+                 f"n = {evidence.worst_case_n}")
+    return text + "."
 
 
 STAGES = {"n": 0, "z": 0, "R": 0, "j": 1, "L": 1, "mu": 1, "L_T": 1, "mu_T": 1, "lambda": 2, "kappa": 3}

@@ -7,30 +7,57 @@ names become math), and `math` turns a formula into math-mode LaTeX.  SymPy symb
 such Unicode names (`∇²L(p*)`): the terminal shows them as they are, the LaTeX printer converts them.
 """
 import re
+import unicodedata
 
 from sympy import Symbol
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.pretty.pretty import PrettyPrinter
 from sympy.printing.pretty.stringpict import prettyForm
 
-GREEK = {"α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ε": r"\varepsilon", "η": r"\eta",
-         "θ": r"\theta", "κ": r"\kappa", "λ": r"\lambda", "μ": r"\mu", "ρ": r"\rho", "σ": r"\sigma", "τ": r"\tau",
-         "φ": r"\varphi", "Δ": r"\Delta", "Σ": r"\sum", "Π": r"\prod", "ℓ": r"\ell"}
-SYMBOLS = {"≥": r"\ge", "≤": r"\le", "≼": r"\preceq", "≠": r"\ne", "≪": r"\ll", "≡": r"\equiv", "≈": r"\approx",
-           "⊥": r"\perp", "‖": r"\|", "∈": r"\in", "→": r"\to", "⇒": r"\Rightarrow", "⇔": r"\iff", "∀": r"\forall",
-           "∃": r"\exists", "∇": r"\nabla", "∂": r"\partial", "∘": r"\circ", "×": r"\times", "·": r"\cdot", "−": "-",
-           "∞": r"\infty", "ℝ": r"\mathbb{R}", "½": r"\tfrac12", "…": r"\dots", "′": "'", "″": "''", "ŷ": r"\hat y",
-           "*": "^*", "↦": r"\mapsto", "±": r"\pm",
+GREEK = {"α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ε": r"\varepsilon", "ϵ": r"\epsilon",
+         "ζ": r"\zeta", "η": r"\eta", "θ": r"\theta", "ϑ": r"\vartheta", "ι": r"\iota", "κ": r"\kappa", "λ": r"\lambda",
+         "μ": r"\mu", "ν": r"\nu", "ξ": r"\xi", "π": r"\pi", "ϖ": r"\varpi", "ρ": r"\rho", "ϱ": r"\varrho",
+         "σ": r"\sigma", "ς": r"\varsigma", "τ": r"\tau", "υ": r"\upsilon", "φ": r"\varphi", "ϕ": r"\phi", "χ": r"\chi",
+         "ψ": r"\psi", "ω": r"\omega", "ο": "o", "Γ": r"\Gamma", "Δ": r"\Delta", "Θ": r"\Theta", "Λ": r"\Lambda",
+         "Ξ": r"\Xi", "Υ": r"\Upsilon", "Φ": r"\Phi", "Ψ": r"\Psi", "Ω": r"\Omega", "Σ": r"\sum", "Π": r"\prod",
+         "ℓ": r"\ell", **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΧ", "ABEZHIKMNOPTX"))}
+SYMBOLS = {"≥": r"\ge", "≤": r"\le", "≼": r"\preceq", "≽": r"\succeq", "⪯": r"\preceq", "⪰": r"\succeq", "≺": r"\prec",
+           "≻": r"\succ", "≠": r"\ne", "≪": r"\ll", "≫": r"\gg", "≡": r"\equiv", "≈": r"\approx", "≃": r"\simeq",
+           "≅": r"\cong", "∼": r"\sim", "∝": r"\propto", "≲": r"\lesssim", "≳": r"\gtrsim", "≦": r"\leqq", "≧": r"\geqq",
+           "⊥": r"\perp", "‖": r"\|", "∥": r"\parallel", "∣": r"\mid", "∈": r"\in", "∉": r"\notin", "∋": r"\ni",
+           "⊂": r"\subset", "⊃": r"\supset", "⊆": r"\subseteq", "⊇": r"\supseteq", "∪": r"\cup", "∩": r"\cap",
+           "∖": r"\setminus", "∅": r"\emptyset", "→": r"\to", "←": r"\leftarrow", "↔": r"\leftrightarrow",
+           "⟶": r"\longrightarrow", "↑": r"\uparrow", "↓": r"\downarrow", "⇒": r"\Rightarrow", "⟹": r"\Longrightarrow",
+           "⇐": r"\Leftarrow", "⟸": r"\Longleftarrow", "⇔": r"\iff", "⟺": r"\iff", "∀": r"\forall", "∃": r"\exists",
+           "∄": r"\nexists", "¬": r"\neg", "∧": r"\land", "∨": r"\lor", "⊤": r"\top", "∇": r"\nabla", "∂": r"\partial",
+           "∘": r"\circ", "×": r"\times", "÷": r"\div", "·": r"\cdot", "⋅": r"\cdot", "∙": r"\bullet", "∗": "*",
+           "⊗": r"\otimes", "⊕": r"\oplus", "⊙": r"\odot", "−": "-", "∓": r"\mp", "∑": r"\sum", "∏": r"\prod",
+           "∫": r"\int", "∞": r"\infty", "ℝ": r"\mathbb{R}", "ℕ": r"\mathbb{N}", "ℤ": r"\mathbb{Z}", "ℚ": r"\mathbb{Q}",
+           "ℂ": r"\mathbb{C}", "ℏ": r"\hbar", "½": r"\tfrac12", "⅓": r"\tfrac13", "¼": r"\tfrac14", "…": r"\dots",
+           "⋯": r"\cdots", "′": "'", "″": "''", "ŷ": r"\hat y", "*": "^*", "↦": r"\mapsto", "±": r"\pm", "°": r"^{\circ}",
+           "⟨": r"\langle", "⟩": r"\rangle", "⌈": r"\lceil", "⌉": r"\rceil", "⌊": r"\lfloor", "⌋": r"\rfloor",
            "|": r"\,|\,", "#": r"\#", "%": r"\%", "&": r"\&", "$": r"\$", "~": r"\sim"}
-SUPERSCRIPTS = dict(zip("ᵀ⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺ⁿ⁽⁾", [r"\top"] + list("0123456789-+n()")))
-SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉ᵢⱼₖₙₜ₊₋", list("0123456789ijknt+-")))
+SUPERSCRIPTS = dict(zip("ᵀ⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺⁼ⁿⁱ⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰʲᵏˡᵐᵒᵖʳˢᵗᵘᵛʷˣʸᶻ",
+                        [r"\top"] + list("0123456789-+=ni()abcdefghjklmoprstuvwxyz")))
+SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉ᵢⱼₖₙₜ₊₋₌₍₎ₐₑₒₓₕₗₘₚₛᵣᵤᵥ", list("0123456789ijknt+-=()aeoxhlmpsruv")))
 OPERATORS = {"max": r"\max", "min": r"\min", "log": r"\log", "exp": r"\exp", "det": r"\det",
              **{name: rf"\operatorname{{{name}}}" for name in ("rank", "blockdiag", "diag", "spec", "range", "tr")}}
 APPLIED = set(OPERATORS) - {"max", "min"}  # in prose, math only when applied, as in rank(K) (not "log–log slope")
-TEXT = {"—": "---", "–": "--", "’": "'", "‘": "`", "“": "``", "”": "''", "…": r"\ldots{}", "§": r"\S{}",
+TEXT = {"—": "---", "–": "--", "‒": "--", "‐": "-", "‑": "-", "’": "'", "‘": "`", "“": "``", "”": "''", "„": ",,",
+        "«": "<<", "»": ">>", "‹": "<", "›": ">", "…": r"\ldots{}", "§": r"\ensuremath{\mathsection}",
+        "¶": r"\ensuremath{\mathparagraph}", "†": r"\ensuremath{\dagger}", "‡": r"\ensuremath{\ddagger}",
+        "•": r"\ensuremath{\bullet}", "©": "(c)", "£": r"\ensuremath{\mathsterling}", "\u00a0": "~", "\u202f": r"\,",
+        "\u2009": r"\,", "\u2002": r"\enspace{}", "\u2003": r"\quad{}", "ß": r"\ss{}", "æ": r"\ae{}", "Æ": r"\AE{}",
+        "œ": r"\oe{}", "Œ": r"\OE{}", "ø": r"\o{}", "Ø": r"\O{}", "ł": r"\l{}", "Ł": r"\L{}", "ı": r"\i{}",
         "_": r"\_", "&": r"\&", "%": r"\%", "#": r"\#", "^": r"\^{}", "{": r"\{", "}": r"\}", "~": r"\~{}",
-        "$": r"\$", "\\": r"\textbackslash{}"}
-MATH_CHARS = (set(GREEK) | set(SYMBOLS) | set(SUPERSCRIPTS) | set(SUBSCRIPTS) | set("_^=<>+/{}√")) - set("#%&$~")
+        "$": r"\$", "\\": r"\textbackslash{}", "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}
+ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303": "~", "\u0304": "=", "\u0307": ".",
+           "\u0306": "u", "\u030c": "v", "\u030b": "H", "\u030a": "r", "\u0327": "c", "\u0323": "d", "\u0331": "b"}
+MATH_CHARS = (set(GREEK) | set(SYMBOLS) | set(SUPERSCRIPTS) | set(SUBSCRIPTS) | set("_^=<>+/{}√")) - set("#%&$~…")
+WORDS = {"am", "an", "as", "at", "be", "by", "do", "go", "he", "if", "in", "is", "it", "me", "my", "no", "of", "on", "or",
+         "so", "to", "up", "us", "we", "vs", "eg", "ie"}  # two-letter English words, never a product of two names
+OPERATOR_ENDS = "=<>≤≥≠≼≽⪯⪰≺≻+−-·*/×"
+RELATION_CHARS = "[=<>≤≥≠∈∉≼≽⪯⪰≺≻⊂⊃⊆⊇≈≃≅∼∝≪≫≦≧≲≳]"
 CLOSERS = {"{": "}", "(": ")"}
 
 
@@ -68,8 +95,7 @@ def math(formula):
             out.append(r"\ ")  # "I_{nN} (d ≥ nN)": a condition set apart, not an argument
             i += 1
         else:
-            _require_ascii(char, formula)
-            out.append(char)
+            out.append(char if char.isascii() else r"\text{" + _letter(char, formula) + "}")
             i += 1
     latex = re.sub(" +", " ", "".join(out))
     return re.sub(r" (?=[_^}])", "", latex).strip()
@@ -97,9 +123,33 @@ def _matching(formula, start):
     raise NotTypeset(f"unbalanced {opener!r} in {formula!r}")
 
 
-def _require_ascii(char, value):
-    if not char.isascii():
-        raise NotTypeset(f"no LaTeX for {char!r} in {value!r}")
+def _letter(char, value):
+    """A character of text as LaTeX: from TEXT, an accented letter as its accent command (é → \\'{e}), a
+    compatibility form as what it stands for (ﬁ → fi); NotTypeset for a character with no LaTeX form here."""
+    if char.isascii() or char in TEXT:
+        return TEXT.get(char, char)
+    base, *marks = unicodedata.normalize("NFD", char)
+    if marks and base.isascii() and all(mark in ACCENTS for mark in marks):
+        for mark in marks:
+            base = "\\" + ACCENTS[mark] + "{" + ("\\i" if base == "i" else base) + "}"  # a dotless i under an accent
+        return base
+    compatible = unicodedata.normalize("NFKC", char)
+    if compatible != char and all(c.isascii() or c in TEXT for c in compatible):
+        return "".join(TEXT.get(c, c) for c in compatible)
+    raise NotTypeset(f"no LaTeX for {char!r} ({unicodedata.name(char, 'unnamed character')}) in {value!r}")
+
+
+def unset_characters(text):
+    """The characters of text with no LaTeX form here, each once, in order, as "'✓' (CHECK MARK)"."""
+    tables = set(GREEK) | set(SYMBOLS) | set(SUPERSCRIPTS) | set(SUBSCRIPTS)
+    found = []
+    for char in dict.fromkeys(text):
+        try:
+            if char not in tables:
+                _letter(char, text)
+        except NotTypeset:
+            found.append(f"{char!r} ({unicodedata.name(char, 'unnamed character')})")
+    return found
 
 
 # ---------------------------------------------------------------- prose
@@ -120,7 +170,7 @@ def _prose(value):
     kinds = _resolve(words, [_kind(word) for word in words])
     out, run = [], []
     for index, (word, kind) in enumerate(zip(words, kinds)):
-        space = tokens[2 * index - 1] if index else ""
+        space = _space(tokens[2 * index - 1]) if index else ""
         if kind == "math":
             run.append((space, word))
             if word.endswith((":", ";")):  # the sentence goes on: the formula ends here
@@ -134,19 +184,36 @@ def _prose(value):
     return "".join(out)
 
 
+def _space(between):
+    """The space between two words: a tie (~) where it must not break (U+00A0, U+202F), else as written in ASCII."""
+    if between.isascii():
+        return between
+    return "~" if any(char in "\u00a0\u202f\u2007" for char in between) else " "
+
+
 def _kind(word):
-    """math, text, neutral (digits and brackets only: math next to math) or article (a: math between math)."""
+    """math, text, neutral (digits and brackets only: math next to math), article (a: math between math),
+    pronoun (I) or product (two letters such as nb): math only where it continues a formula."""
     if re.fullmatch(r"\(?[A-Z]\d[\w.]*\)?[.,;:]*", word):  # an id: D1, (A2), T2.multi
         return "text"
     if re.fullmatch("[aA][.,;:]?", word):
         return "article"
     if re.search(r"[A-Za-z]['’]s\b", word):  # a possessive: J's spectrum
         return "text"
+    if re.fullmatch(r"\(?[^\s=<>≤≥-]+-[a-z]{3,}[a-z-]*[.,;:)]*", word):  # μ-strongly, L-smooth: a word
+        return "text"
+    if any(char in TEXT and char not in "…" and not char.isascii() for char in word) and \
+            not any(char in MATH_CHARS for char in word):
+        return "text"  # a dash or quotation marks: punctuation of the sentence
+    if word.rstrip(".,;:!?") == "I":
+        return "pronoun"
     if any(char in MATH_CHARS for char in word):
         return "math"
     names = list(re.finditer("[A-Za-z]+", word))
     if not names:
         return "neutral"
+    if re.fullmatch("[a-z]{2}", word) and word not in WORDS:
+        return "product"  # nb in "a + nb > 0": math only inside a formula
     return "math" if all(_is_math_name(name.group(), word[name.end():name.end() + 1]) for name in names) else "text"
 
 
@@ -163,6 +230,9 @@ def _resolve(words, kinds):
     in the text."""
     resolved = list(kinds)
     for index, (word, kind) in enumerate(zip(words, kinds)):
+        if kind in ("pronoun", "product"):
+            resolved[index] = "math" if _continues(words, resolved, kinds, index) else "text"
+            continue
         if kind not in ("neutral", "article"):
             continue
         before = resolved[index - 1] if index else "text"
@@ -176,6 +246,14 @@ def _resolve(words, kinds):
         else:
             resolved[index] = "math" if "math" in (before, after) else "text"
     return resolved
+
+
+def _continues(words, resolved, kinds, index):
+    """Whether a word that may be a name (I, nb) continues a formula: after math ending in a relation or an
+    operator ("H = I", "a + nb"), or before a word that starts with one ("I ≼ H"); else a word ("I think")."""
+    before = index and resolved[index - 1] == "math" and words[index - 1][-1] in OPERATOR_ENDS
+    after = index + 1 < len(words) and kinds[index + 1] == "math" and words[index + 1][0] in OPERATOR_ENDS
+    return bool(before or after)
 
 
 def _math_run(run):
@@ -205,7 +283,7 @@ def _statements(formula):
     parts.append(formula[start:])
     merged = [parts[0]]
     for part in parts[1:]:
-        if all(re.search("[=<>≤≥≠∈≼]", side) for side in (merged[-1], part)):
+        if all(re.search(RELATION_CHARS, side) for side in (merged[-1], part)):
             merged.append(part)
         else:
             merged[-1] += ", " + part
@@ -213,14 +291,9 @@ def _statements(formula):
 
 
 def _text(word):
-    out = []
-    for char in word:
-        if char in TEXT:
-            out.append(TEXT[char])
-        else:
-            _require_ascii(char, word)
-            out.append(char)
-    return "".join(out)
+    """A word of text as LaTeX; a symbol inside it is set as math (μ-strongly → $\\mu$-strongly)."""
+    return "".join(f"${math(char)}$" if char in MATH_CHARS and not char.isascii() else _letter(char, word)
+                   for char in word)
 
 
 # ---------------------------------------------------------------- SymPy printers
