@@ -20,6 +20,7 @@ hypotheses are all strict and whose monomial reads only positive quantities.
 `check_algebra` re-derives everything from the claim, the piece and the cited facts, and expands both
 sides exactly over QQ: no SMT solver is involved (the search, in algebraic_search, uses an LP).
 """
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -522,3 +523,66 @@ def _identity_problem(identity, ratio, relation, space, by_label, positive, posi
     except ValueError as problem:
         return f"the multiplier: {problem}"
     return sums_to(identity.terms, multiplier * ratio.num, space, by_label, positive, strict=relation == ">")
+
+
+# ---------------------------------------------------------------- the certificate's data form, read back
+
+
+ALGEBRA_KEYS = {"substitutions", "positive", "identities"}
+MAX_TEXT = 2000
+
+
+def algebra_from_data(data):
+    """An Algebra from its stored form (Algebra.as_data); ValueError naming what is malformed."""
+    if not isinstance(data, dict) or set(data) != ALGEBRA_KEYS:
+        raise ValueError(f"an algebraic certificate is a table of {', '.join(sorted(ALGEBRA_KEYS))}")
+    substitutions = _strings(data["substitutions"], "substitutions")
+    lemmas = tuple(Lemma(_text(l.get("polynomial"), "a lemma's polynomial"), _terms(l.get("multiplier")),
+                         _terms(l.get("terms"))) for l in _records(data["positive"], {"polynomial", "multiplier", "terms"}))
+    identities = tuple(Identity(_denominators(i["denominators"]), _terms(i["multiplier"]), _text(i["numerator"], "a numerator"),
+                                _text(i["relation"], "a relation"), _terms(i["terms"]))
+                       for i in _records(data["identities"], {"denominators", "multiplier", "numerator", "relation", "terms"}))
+    return Algebra(substitutions, lemmas, identities)
+
+
+def _records(value, keys):
+    if not isinstance(value, list) or not all(isinstance(v, dict) and set(v) == keys for v in value):
+        raise ValueError(f"expected a list of tables of {', '.join(sorted(keys))}")
+    return value
+
+
+def _text(value, what):
+    if not isinstance(value, str) or len(value) > MAX_TEXT:
+        raise ValueError(f"{what} must be a string of at most {MAX_TEXT} characters")
+    return value
+
+
+def _strings(value, what):
+    if not isinstance(value, list):
+        raise ValueError(f"{what} must be a list of strings")
+    return tuple(_text(v, what) for v in value)
+
+
+def _denominators(value):
+    if not isinstance(value, list) or not all(isinstance(d, list) and len(d) == 2 and isinstance(d[1], int)
+                                              and not isinstance(d[1], bool) for d in value):
+        raise ValueError("denominators must be a list of [factor, power]")
+    return tuple((_text(f, "a denominator"), p) for f, p in value)
+
+
+def _terms(value):
+    return tuple(_term(t) for t in _records(value, {"coefficient", "factors", "monomial"}))
+
+
+def _term(record):
+    coefficient = _text(record["coefficient"], "a coefficient")
+    if not _RATIONAL.fullmatch(coefficient) or len(coefficient) > 200:
+        raise ValueError(f"the coefficient {coefficient[:40]!r} is not a rational number p or p/q")
+    monomial = record["monomial"]
+    if not isinstance(monomial, dict) or not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+                                                 for k, v in monomial.items()):
+        raise ValueError("a monomial must be a table of quantity name -> integer power")
+    return Term(Fraction(coefficient), _strings(record["factors"], "factors"), tuple(monomial.items()))
+
+
+_RATIONAL = re.compile(r"-?\d+(/[1-9]\d*)?")
