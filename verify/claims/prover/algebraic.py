@@ -172,7 +172,7 @@ def _binary(node, space, depth):
     left = to_ratio(node.left, space, depth)
     if node.op == "**":
         exponent = to_ratio(node.right, space, depth)
-        if exponent.den or exponent.num.degree() > 0 or exponent.num.LC.denominator != 1 or \
+        if exponent.den or not exponent.num.is_ground or exponent.num.LC.denominator != 1 or \
                 abs(int(exponent.num.LC)) > MAX_POWER:
             raise NotPolynomial("a power whose exponent is not a small integer")
         k = int(exponent.num.LC) if exponent.num else 0
@@ -329,7 +329,7 @@ def _hypothesis(label, compare, space):
 
 
 def _obviously_positive(factor, space):
-    if factor.degree() <= 0:
+    if factor.is_ground:
         return factor.LC > 0
     piece = space.piece
     if piece.n is not None or "n" not in space.gens:
@@ -460,7 +460,7 @@ def expected_denominators(ratio, positive_polys):
     """The goal's denominator factors as (text, power); ValueError when a factor is not proved positive."""
     out = []
     for factor, power in ratio.den:
-        if factor.degree() > 0 and poly_text(factor) not in positive_polys:
+        if not factor.is_ground and poly_text(factor) not in positive_polys:
             raise ValueError(f"the denominator {poly_text(factor)} is not proved positive")
         out.append((poly_text(factor), power))
     return tuple(out)

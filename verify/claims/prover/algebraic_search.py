@@ -37,7 +37,7 @@ def find(part, piece, facts, seconds=2.0):
     for ratio, relation in found.goals:
         for factor, _ in ratio.den:
             text = poly_text(factor)
-            if factor.degree() > 0 and text not in {l.polynomial for l in lemmas}:
+            if not factor.is_ground and text not in {l.polynomial for l in lemmas}:
                 answer = _staged(factor, True, found.hypotheses, positive, deadline)
                 if answer is None:
                     return None
@@ -153,7 +153,7 @@ def _search(target, strict, hypotheses, positive, deadline, depth=DEPTH, pairs=T
         for i, name in enumerate(names):
             if name in positive:
                 multipliers += [((), tuple(int(j == i) * k for j in range(ring.ngens))) for k in (1, 2)]
-        multipliers += [((h.label,), zero) for h in hypotheses if h.relation != "==" and h.poly.degree() <= 1]
+        multipliers += [((h.label,), zero) for h in hypotheses if h.relation != "==" and _degree(h.poly) <= 1]
     by_label = {h.label: h for h in hypotheses}
     scaled = {d: target.mul_monom(d[1]) * _product(d[0], by_label, ring) for d in multipliers}
     bases = [(labels, poly if poly is not None else ring.one, kind) for labels, poly, kind in _bases(hypotheses, pairs)]
@@ -329,3 +329,7 @@ def certify(tree, proof, seconds=2.0):
         facts = [f for f in library.FACTS if f.id in piece.lemmas]
         out.append(find(parts[piece.part], piece.piece, facts, left) if left > 0 else None)
     return tuple(out), time.perf_counter() - started
+
+
+def _degree(poly):
+    return max((sum(m) for m in poly.monoms()), default=0)

@@ -1,0 +1,201 @@
+"""Algebraic certificates: the Theorem 2 theorems carry identities that hold exactly; an identity evaluated
+at random rational points agrees with its two sides; `check` confirms one with Z3 and cvc5 unimportable,
+and rejects it once a coefficient, a term, a cited fact or a cleared denominator is changed; what is not
+polynomial is refused."""
+import copy
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verify.claims.certificates import check_body
+from verify.claims.jobs import Job
+from verify.claims.language.parser import parse_claim
+from verify.claims.prover import facts as library
+from verify.claims.prover.algebraic import (NotPolynomial, Space, algebra_from_data, check_algebra, setting, to_ratio)
+from verify.claims.prover.algebraic_search import certify
+from verify.claims.prover.prove import conjuncts, prove
+from verify.claims.prover.smt import Piece
+from verify.claims.record import TANGENT
+from verify.claims.registry import REGISTRY
+from verify.errors import InputError
+
+ROOT = Path(__file__).resolve().parent.parent
+THEOREMS = [("T2.eq47.max", TANGENT), ("T2.eq47.min", TANGENT), ("T2.eq47.kappa", TANGENT),
+            ("T2.interlace", "tangent-exact"), ("T2.interlace", "ambient-bounds")]
+
+
+def proved(claim_id, reading):
+    claim = REGISTRY[claim_id]
+    tree = claim.reading_tree(reading)
+    proof = prove(tree, claim.n_range, claim.hessian)
+    assert proof.status == "proved"
+    return tree, proof
+
+
+@pytest.mark.parametrize("claim_id, reading", THEOREMS)
+def test_the_theorem2_theorems_carry_identities_that_hold_exactly(claim_id, reading):
+    tree, proof = proved(claim_id, reading)
+    algebras, _ = certify(tree, proof)
+    assert len(algebras) == len(proof.pieces) and all(a is not None for a in algebras)
+    parts = conjuncts(tree)
+    for piece, algebra in zip(proof.pieces, algebras):
+        facts = [f for f in library.FACTS if f.id in piece.lemmas]
+        assert check_algebra(algebra, parts[piece.part], piece.piece, facts) is None
+        assert check_algebra(algebra_from_data(json.loads(json.dumps(algebra.as_data()))), parts[piece.part],
+                             piece.piece, facts) is None
+
+
+@pytest.fixture(scope="module")
+def kappa_generic():
+    """The identity of T2.eq47.kappa (tangent-exact) on its generic piece, with its setting."""
+    tree, proof = proved("T2.eq47.kappa", TANGENT)
+    piece = proof.pieces[-1]
+    facts = [f for f in library.FACTS if f.id in piece.lemmas]
+    part = conjuncts(tree)[piece.part]
+    (algebra,), _ = certify(tree, type(proof)(proof.status, (piece,)))
+    return algebra, setting(part, piece.piece, facts)
+
+
+def _value(term, point, slacks):
+    out = term.coefficient
+    for label in term.factors:
+        out *= slacks[label]
+    for name, power in term.monomial:
+        out *= point[name] ** power
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_an_identity_agrees_at_random_rational_points(kappa_generic, data):
+    """Both sides evaluated with Fractions at a random point (no polynomial arithmetic): equal, term by term sum."""
+    algebra, found = kappa_generic
+    names = found.space.names
+    point = {n: Fraction(data.draw(st.integers(-50, 50)), data.draw(st.integers(1, 9))) for n in names}
+    args = [point[n] for n in names]
+    slacks = {h.label: Fraction(str(h.poly(*args))) for h in found.hypotheses}
+    (ratio, _), identity = found.goals[0], algebra.identities[0]
+    multiplier = sum(_value(t, point, slacks) for t in identity.multiplier)
+    assert multiplier * Fraction(str(ratio.num(*args))) == sum(_value(t, point, slacks) for t in identity.terms)
+
+
+def test_the_kappa_identity_clears_lambda_min_mu_T_and_z_max_squared(kappa_generic):
+    algebra, _ = kappa_generic
+    (identity,) = algebra.identities
+    assert dict(identity.denominators) == {"lam_n_m1": 1, "mu_T": 1, "z_1": 2}
+    assert set(algebra.substitutions) == {"F10.kappa.i1", "F10.ratio.i1"}
+
+
+def test_what_is_not_polynomial_is_refused():
+    piece = Piece(n=3)
+    for text in ("sqrt(kappa) >= 1", "log(kappa) >= 0", "min(z_max, j_max) >= z(2)", "kappa >= pi"):
+        assert setting(conjuncts(parse_claim(text, (3, 3)))[0], piece, library.FACTS) is None
+    space = Space(piece, {"z_1", "z_3"})
+    ratio = to_ratio(parse_claim("(z_max/z_min)**-2 >= 0", (3, 3)).left, space)
+    assert [(str(f), p) for f, p in ratio.den] == [("z_1", 2)] and str(ratio.num) == "z_3**2"
+    with pytest.raises(NotPolynomial):
+        to_ratio(parse_claim("z_max**z_min >= 0", (3, 3)).left, space)
+
+
+# ---------------------------------------------------------------- certificates: check without solvers, tampering
+
+
+@pytest.fixture(scope="module")
+def kappa_certificate():
+    from verify.claims.decide import run_jobs
+
+    (result,), _, _ = run_jobs([Job(REGISTRY["T2.eq47.kappa"], TANGENT)], seed=0, samples=20, dps=50, workers=1)
+    assert result.verdict == "PROVED" and result.evidence.proof.kind == "algebraic identity"
+    return result.certificate_body
+
+
+BLOCKER = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("z3", "cvc5"):
+            raise ImportError(name + " is blocked")
+sys.meta_path.insert(0, Block())
+for name in ("z3", "cvc5"):
+    try:
+        __import__(name)
+        raise SystemExit(name + " imported")
+    except ImportError:
+        pass
+from verify.claims.certificates import check_certificate
+result = check_certificate(sys.argv[1])
+print(result.confirmed, result.reason)
+"""
+
+
+def test_check_confirms_an_algebraic_certificate_with_z3_and_cvc5_unimportable(kappa_certificate, tmp_path):
+    path = tmp_path / "kappa.json"
+    path.write_text(json.dumps(kappa_certificate))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", BLOCKER, str(path)], capture_output=True, text=True, env=env,
+                          cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("True") and "algebraic identity" in done.stdout
+
+
+def _rejected_by_algebra(body):
+    try:
+        result = check_body(copy.deepcopy(body))
+    except InputError as error:
+        assert "\n" not in str(error)
+        return False
+    return not result.confirmed and "algebraic certificate" in result.reason
+
+
+def _identity(body):
+    return body["pieces"][-1]["algebra"]["identities"][0]
+
+
+def test_a_changed_coefficient_is_rejected(kappa_certificate):
+    body = copy.deepcopy(kappa_certificate)
+    term = _identity(body)["terms"][0]
+    term["coefficient"] = str(Fraction(term["coefficient"]) + Fraction(1, 7))
+    assert _rejected_by_algebra(body)
+
+
+def test_a_changed_term_is_rejected(kappa_certificate):
+    body = copy.deepcopy(kappa_certificate)
+    term = next(t for t in _identity(body)["terms"] if t["monomial"])
+    name = next(iter(term["monomial"]))
+    term["monomial"][name] += 2
+    assert _rejected_by_algebra(body)
+
+
+def test_a_changed_cited_fact_is_rejected(kappa_certificate):
+    body = copy.deepcopy(kappa_certificate)
+    terms = _identity(body)["terms"]
+    used = next(t for t in terms if t["factors"])
+    others = sorted({f for t in terms for f in t["factors"]} - set(used["factors"]))
+    used["factors"][0] = others[0]
+    assert _rejected_by_algebra(body)
+    body = copy.deepcopy(kappa_certificate)
+    body["pieces"][-1]["algebra"]["substitutions"].reverse()
+    assert _rejected_by_algebra(body)
+
+
+def test_a_changed_cleared_denominator_is_rejected(kappa_certificate):
+    body = copy.deepcopy(kappa_certificate)
+    denominators = _identity(body)["denominators"]
+    denominators[-1][1] += 1
+    assert _rejected_by_algebra(body)
+    body = copy.deepcopy(kappa_certificate)
+    _identity(body)["denominators"] = _identity(body)["denominators"][:-1]
+    assert _rejected_by_algebra(body)
+
+
+def test_a_malformed_identity_is_rejected_in_one_line(kappa_certificate):
+    body = copy.deepcopy(kappa_certificate)
+    _identity(body)["terms"][0]["coefficient"] = "__import__('os')"
+    assert _rejected_by_algebra(body)
