@@ -28,7 +28,7 @@ from sympy import QQ
 from sympy.polys.rings import ring
 
 from verify.claims.language.quantities import canonical
-from verify.claims.language.syntax import And, BinOp, Compare, ForAll, Index, IndexValue, Item, Name, Neg, Num, walk
+from verify.claims.language.syntax import And, BinOp, Call, Compare, ForAll, Index, IndexValue, Item, Name, Neg, Num, walk
 from verify.claims.language.text import instantiate
 from verify.claims.prover.smt import index_at, instances, variable
 
@@ -198,7 +198,7 @@ def atoms(tree, piece):
     """The atomic comparisons of a claim part (its conjuncts; a forall at one n, each instance); None when
     it has `or` or `not`."""
     if isinstance(tree, Compare):
-        return [tree]
+        return _unfolded(tree)
     if isinstance(tree, And):
         parts = [atoms(p, piece) for p in tree.parts]
         return None if any(p is None for p in parts) else [a for p in parts for a in p]
@@ -206,6 +206,31 @@ def atoms(tree, piece):
         parts = [atoms(instantiate(tree.part, Index(k)), piece) for k in range(tree.lo.at(piece.n), tree.hi.at(piece.n) + 1)]
         return None if any(p is None for p in parts) else [a for p in parts for a in p]
     return None
+
+
+def _unfolded(compare):
+    """A comparison with max, min or abs on one side as the comparisons it means: max(a, b) <= c is a <= c and
+    b <= c; min(a, b) >= c likewise; abs(x) <= c is x <= c and −x <= c; max(a, b) == a is b <= a, min(a, b) == a
+    is a <= b. None for any other use of them (the rest of the tree is left to the conversion)."""
+    left, op, right = compare.left, compare.op, compare.right
+    if op in (">", ">="):
+        left, op, right = right, {">": "<", ">=": "<="}[op], left
+    calls = [s for s in (left, right) if isinstance(s, Call)]
+    if not calls:
+        return [compare]
+    if op in ("<", "<=") and isinstance(left, Call) and not isinstance(right, Call):
+        if left.name == "max":
+            return [Compare(a, op, right) for a in left.args]
+        if left.name == "abs":
+            return [Compare(left.args[0], op, right), Compare(Neg(left.args[0]), op, right)]
+    if op in ("<", "<=") and isinstance(right, Call) and not isinstance(left, Call) and right.name == "min":
+        return [Compare(left, op, a) for a in right.args]
+    if op == "==" and len(calls) == 1:
+        call, other = (left, right) if isinstance(left, Call) else (right, left)
+        if call.name in ("max", "min") and other in call.args:
+            return [Compare(a, "<=", other) if call.name == "max" else Compare(other, "<=", a) for a in call.args
+                    if a != other]
+    return [compare]
 
 
 def _read(tree, piece, items):
@@ -457,12 +482,15 @@ def poly_text(poly):
 
 
 def expected_denominators(ratio, positive_polys):
-    """The goal's denominator factors as (text, power); ValueError when a factor is not proved positive."""
+    """The goal's denominator factors as (text, power); ValueError when a factor is not proved positive (or,
+    under an even power, its square)."""
     out = []
     for factor, power in ratio.den:
-        if not factor.is_ground and poly_text(factor) not in positive_polys:
-            raise ValueError(f"the denominator {poly_text(factor)} is not proved positive")
-        out.append((poly_text(factor), power))
+        text = poly_text(factor)
+        if not factor.is_ground and text not in positive_polys and \
+                not (power % 2 == 0 and poly_text(factor ** 2) in positive_polys):
+            raise ValueError(f"the denominator {text} is not proved positive")
+        out.append((text, power))
     return tuple(out)
 
 
@@ -500,10 +528,12 @@ def check_algebra(algebra, part, piece, facts):
 
 
 def lemma_targets(found):
-    """What a positivity lemma may speak of, by text: a quantity of the ring, or a denominator factor of a goal."""
+    """What a positivity lemma may speak of, by text: a quantity of the ring, a denominator factor of a goal, or
+    the square of one under an even power."""
     out = dict(found.space.gens)
     for ratio, _ in found.goals:
         out.update({poly_text(factor): factor for factor, _ in ratio.den})
+        out.update({poly_text(factor ** 2): factor ** 2 for factor, power in ratio.den if power % 2 == 0})
     return out
 
 

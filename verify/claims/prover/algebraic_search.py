@@ -34,14 +34,13 @@ def find(part, piece, facts, seconds=2.0):
     targets = lemma_targets(found)
     lemmas, positive = _positivity(found, targets, deadline)
     identities = []
+    required = set()
     for ratio, relation in found.goals:
-        for factor, _ in ratio.den:
-            text = poly_text(factor)
-            if not factor.is_ground and text not in {l.polynomial for l in lemmas}:
-                answer = _staged(factor, True, found.hypotheses, positive, deadline)
-                if answer is None:
-                    return None
-                lemmas.append(Lemma(text, *answer))
+        for factor, power in ratio.den:
+            text = _denominator_lemma(factor, power, found, lemmas, positive, deadline)
+            if text is None:
+                return None
+            required.add(text)
         denominators = expected_denominators(ratio, {l.polynomial for l in lemmas})
         if relation == "==":
             if ratio.num:
@@ -52,7 +51,25 @@ def find(part, piece, facts, seconds=2.0):
             if answer is None:
                 return None
         identities.append(Identity(denominators, answer[0], poly_text(ratio.num), relation, answer[1]))
-    return Algebra(found.substitutions, _needed(lemmas, identities), tuple(identities))
+    return Algebra(found.substitutions, _needed(lemmas, identities, required), tuple(identities))
+
+
+def _denominator_lemma(factor, power, found, lemmas, positive, deadline):
+    """The text of the lemma proving the factor (or, under an even power, its square) positive, added if need be
+    ("" for a constant); None when there is none."""
+    proved = {l.polynomial for l in lemmas}
+    candidates = [factor] + ([factor ** 2] if power % 2 == 0 else [])
+    if factor.is_ground:
+        return ""
+    for candidate in candidates:
+        if poly_text(candidate) in proved:
+            return poly_text(candidate)
+    for candidate in candidates:
+        answer = _staged(candidate, True, found.hypotheses, positive, deadline)
+        if answer is not None:
+            lemmas.append(Lemma(poly_text(candidate), *answer))
+            return poly_text(candidate)
+    return None
 
 
 def _positivity(found, targets, deadline):
@@ -102,10 +119,10 @@ def _direct(found, targets, names, lemmas, positive):
             return grew
 
 
-def _needed(lemmas, identities):
+def _needed(lemmas, identities, required):
     """The lemmas the identities use (odd powers, denominators), and those these use in turn, in order."""
     by_text = {l.polynomial: l for l in lemmas}
-    wanted, stack = set(), [f for i in identities for f, _ in i.denominators]
+    wanted, stack = set(), list(required)
     stack += [name for i in identities for t in i.terms + i.multiplier for name, _ in t.monomial]
     while stack:
         text = stack.pop()
