@@ -95,8 +95,10 @@ def test_the_kappa_identity_clears_lambda_min_mu_T_and_z_max_squared(kappa_gener
 
 def test_what_is_not_polynomial_is_refused():
     piece = Piece(n=3)
-    for text in ("sqrt(kappa) >= 1", "log(kappa) >= 0", "min(z_max, j_max) >= z(2)", "kappa >= pi"):
+    for text in ("sqrt(kappa) >= 1", "log(kappa) >= 0", "min(z_max, j_max) <= z(2)", "kappa >= pi", "abs(R) >= 1"):
         assert setting(conjuncts(parse_claim(text, (3, 3)))[0], piece, library.FACTS) is None
+    unfolded = setting(parse_claim("min(z_max, j_max) >= z(2)", (3, 3)), piece, library.FACTS)
+    assert len(unfolded.goals) == 2  # z(2) <= z_max and z(2) <= j_max
     space = Space(piece, {"z_1", "z_3"})
     ratio = to_ratio(parse_claim("(z_max/z_min)**-2 >= 0", (3, 3)).left, space)
     assert [(str(f), p) for f, p in ratio.den] == [("z_1", 2)] and str(ratio.num) == "z_3**2"
