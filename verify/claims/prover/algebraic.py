@@ -463,8 +463,9 @@ def sums_to(terms, target, space, by_label, positive, strict):
     return None
 
 
-def multiplier_polynomial(terms, space, by_label, positive):
-    """The polynomial of a multiplier's terms; ValueError unless it is > 0 (a strict term, the rest ≥ 0)."""
+def multiplier_polynomial(terms, space, by_label, positive, strict_goal=False):
+    """The polynomial of a multiplier's terms; ValueError unless it is > 0 (a strict term, the rest ≥ 0) — or,
+    for a strict goal, ≥ 0 and not 0: m ≥ 0 and m·p > 0 give p > 0."""
     total, strict = space.ring.zero, False
     for term in terms:
         poly, term_strict = term_polynomial(term, space, by_label, positive)
@@ -472,7 +473,7 @@ def multiplier_polynomial(terms, space, by_label, positive):
             raise ValueError("a multiplier term multiplies an equality")
         total += poly
         strict = strict or term_strict
-    if not strict:
+    if not strict and not (strict_goal and total):
         raise ValueError("no term of the multiplier is strictly positive")
     return total
 
@@ -509,7 +510,7 @@ def check_algebra(algebra, part, piece, facts):
         if target is None:
             return f"the positivity lemma's polynomial {lemma.polynomial[:40]!r} is not one of the piece"
         try:
-            multiplier = multiplier_polynomial(lemma.multiplier, space, by_label, positive)
+            multiplier = multiplier_polynomial(lemma.multiplier, space, by_label, positive, strict_goal=True)
         except ValueError as problem:
             return f"{lemma.polynomial} > 0: the multiplier: {problem}"
         problem = sums_to(lemma.terms, multiplier * target, space, by_label, positive, strict=True)
@@ -549,7 +550,7 @@ def _identity_problem(identity, ratio, relation, space, by_label, positive, posi
     if relation == "==":
         return None if not ratio.num else "the equality does not reduce to 0 = 0"
     try:
-        multiplier = multiplier_polynomial(identity.multiplier, space, by_label, positive)
+        multiplier = multiplier_polynomial(identity.multiplier, space, by_label, positive, relation == ">")
     except ValueError as problem:
         return f"the multiplier: {problem}"
     return sums_to(identity.terms, multiplier * ratio.num, space, by_label, positive, strict=relation == ">")

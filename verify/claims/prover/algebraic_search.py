@@ -23,6 +23,7 @@ MAX_COLUMNS = 4000
 PAIR_DEPTH = 2
 MAX_POSITIVITY_ROUNDS = 5
 TOLERANCE = 1e-9
+ONE = Term(Fraction(1), (), ())
 
 
 def find(part, piece, facts, seconds=2.0):
@@ -31,23 +32,30 @@ def find(part, piece, facts, seconds=2.0):
     found = setting(part, piece, facts)
     if found is None:
         return None
-    targets = lemma_targets(found)
-    lemmas, positive = _positivity(found, targets, deadline)
-    identities = []
-    required = set()
+    quick = _identities(found, [], set(), deadline, quick=True)  # each comparison a cited fact's own: no lemmas
+    if quick is not None:
+        return quick
+    lemmas, positive = _positivity(found, lemma_targets(found), deadline)
+    return _identities(found, lemmas, positive, deadline)
+
+
+def _identities(found, lemmas, positive, deadline, quick=False):
+    identities, required = [], set()
     for ratio, relation in found.goals:
         for factor, power in ratio.den:
-            text = _denominator_lemma(factor, power, found, lemmas, positive, deadline)
-            if text is None:
+            text = None if quick else _denominator_lemma(factor, power, found, lemmas, positive, deadline)
+            if text is None and not factor.is_ground:
                 return None
-            required.add(text)
+            required.add(text or "")
         denominators = expected_denominators(ratio, {l.polynomial for l in lemmas})
         if relation == "==":
             if ratio.num:
                 return None
-            answer = ((Term(Fraction(1), (), ()),), ())
+            answer = ((ONE,), ())
         else:
-            answer = _staged(ratio.num, relation == ">", found.hypotheses, positive, deadline)
+            strict = relation == ">"
+            answer = _direct(ratio.num, strict, found.hypotheses) if quick else \
+                _staged(ratio.num, strict, found.hypotheses, positive, deadline)
             if answer is None:
                 return None
         identities.append(Identity(denominators, answer[0], poly_text(ratio.num), relation, answer[1]))
@@ -81,7 +89,7 @@ def _positivity(found, targets, deadline):
         read |= {str(g) for monom in hypothesis.poly.monoms() for g, power in zip(found.space.ring.gens, monom) if power}
     names = [name for name in found.space.names if name in read]
     for _ in range(MAX_POSITIVITY_ROUNDS):
-        grew = _direct(found, targets, names, lemmas, positive)
+        grew = _read_off(found, targets, names, lemmas, positive)
         for name in names:
             if name in positive or time.perf_counter() > deadline:
                 continue
@@ -96,7 +104,7 @@ def _positivity(found, targets, deadline):
     return lemmas, positive
 
 
-def _direct(found, targets, names, lemmas, positive):
+def _read_off(found, targets, names, lemmas, positive):
     """q > 0 read off one hypothesis (q > 0, or q − p ≥ 0 with p positive), as often as it adds one."""
     one, grew = Term(Fraction(1), (), ()), False
     while True:
@@ -160,17 +168,21 @@ def _search(target, strict, hypotheses, positive, deadline, depth=DEPTH, pairs=T
     if time.perf_counter() > deadline:
         return None
     if not target:
-        return None if strict else ((Term(Fraction(1), (), ()),), ())
+        return None if strict else ((ONE,), ())
+    direct = _direct(target, strict, hypotheses)
+    if direct is not None:
+        return direct
     ring = target.ring
     names = [str(g) for g in ring.gens]
     odd_ok = tuple(name in positive for name in names)
     zero = (0,) * ring.ngens
     multipliers = [((), zero)]
     if multiplied:
-        for i, name in enumerate(names):
-            if name in positive:
-                multipliers += [((), tuple(int(j == i) * k for j in range(ring.ngens))) for k in (1, 2)]
+        for i, name in enumerate(names):  # q, q² for q > 0; for a strict target any square (m ≥ 0, m·p > 0: p > 0)
+            powers = (1, 2) if name in positive else (2,) if strict else ()
+            multipliers += [((), tuple(int(j == i) * k for j in range(ring.ngens))) for k in powers]
         multipliers += [((h.label,), zero) for h in hypotheses if h.relation != "==" and _degree(h.poly) <= 1]
+        multipliers += [((), m) for m in _quotients(target, hypotheses, odd_ok, strict) if ((), m) not in multipliers]
     by_label = {h.label: h for h in hypotheses}
     scaled = {d: target.mul_monom(d[1]) * _product(d[0], by_label, ring) for d in multipliers}
     bases = [(labels, poly if poly is not None else ring.one, kind) for labels, poly, kind in _bases(hypotheses, pairs)]
@@ -278,7 +290,7 @@ def _exact(target, strict, support, columns, positive, hypotheses):
         chosen = [(key, x) for (key, _), x in zip(support, coefficients) if x]
         multiplier = tuple(_term(key[1:], x, space_like.names) for key, x in chosen if key[0] == "goal")
         try:
-            factor = multiplier_polynomial(multiplier, space_like, by_label, positive)
+            factor = multiplier_polynomial(multiplier, space_like, by_label, positive, strict)
         except ValueError:
             continue
         terms = tuple(_term(key, x, space_like.names) for key, x in chosen if key[0] != "goal")
@@ -346,6 +358,43 @@ def certify(tree, proof, seconds=2.0):
         facts = [f for f in library.FACTS if f.id in piece.lemmas]
         out.append(find(parts[piece.part], piece.piece, facts, left) if left > 0 else None)
     return tuple(out), time.perf_counter() - started
+
+
+def _quotients(target, hypotheses, odd_ok, strict):
+    """For a one-term target t: the monomials u/t of the hypotheses' monomials u that t divides, when they may
+    multiply (odd powers of positive quantities; other even powers only for a strict target)."""
+    if len(target) != 1:
+        return []
+    (t,) = target.monoms()
+    out = []
+    for h in hypotheses:
+        for u in h.poly.monoms():
+            m = tuple(a - b for a, b in zip(u, t))
+            if min(m) >= 0 and any(m) and m not in out and all(ok if p % 2 else (ok or strict or not p)
+                                                               for p, ok in zip(m, odd_ok)):
+                out.append(m)
+    return out
+
+
+def _direct(target, strict, hypotheses):
+    """(1, [c·slack]) when the target is a cited fact's own slack times c > 0, else None."""
+    for h in hypotheses:
+        ratio = _ratio(target, h.poly)
+        if ratio is not None and ratio > 0 and (h.relation == ">" or not strict) and h.relation != "==":
+            return (ONE,), (Term(ratio, (h.label,), ()),)
+    return None
+
+
+def _ratio(target, poly):
+    """c with target == c·poly, or None."""
+    if len(target) != len(poly) or not poly:
+        return None
+    monom, coeff = next(iter(poly.items()))
+    c = target.get(monom)
+    if c is None or target != poly * target.ring(c / coeff):
+        return None
+    c = c / coeff
+    return Fraction(int(c.numerator), int(c.denominator))
 
 
 def _degree(poly):
