@@ -93,6 +93,21 @@ def test_the_kappa_identity_clears_lambda_min_mu_T_and_z_max_squared(kappa_gener
     assert set(algebra.substitutions) == {"F10.kappa.i1", "F10.ratio.i1"}
 
 
+def test_an_identity_renders_through_the_claim_language_printer(kappa_generic):
+    from verify.claims.prover.algebraic import algebra_latex
+
+    algebra, found = kappa_generic
+    tree, proof = proved("T2.eq47.kappa", TANGENT)
+    piece = proof.pieces[-1]
+    facts = [f for f in library.FACTS if f.id in piece.lemmas]
+    lines = algebra_latex(algebra, conjuncts(tree)[piece.part], piece.piece, facts)
+    assert lines[0].startswith(r"\kappa = \frac{\lambda_{\max}}{\lambda_{\min}}")
+    assert lines[-1].endswith(r"\ge 0") and r"\text{F6.ostrowski\_max.i1.1}" in lines[-1]
+    assert len(lines) == len(algebra.substitutions) + len(algebra.lemmas) + len(algebra.identities)
+    tampered = type(algebra)(algebra.substitutions, algebra.lemmas, algebra.identities[:0])
+    assert algebra_latex(tampered, conjuncts(tree)[piece.part], piece.piece, facts) is None
+
+
 def test_what_is_not_polynomial_is_refused():
     piece = Piece(n=3)
     for text in ("sqrt(kappa) >= 1", "log(kappa) >= 0", "min(z_max, j_max) <= z(2)", "kappa >= pi", "abs(R) >= 1"):

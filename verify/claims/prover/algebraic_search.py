@@ -114,8 +114,10 @@ def _read_off(found, targets, names, lemmas, positive):
                 continue
             for h in found.hypotheses:
                 rest = h.poly - targets[name]
-                if h.relation == ">" and not rest:
-                    lemmas.append(Lemma(name, (one,), (Term(Fraction(1), (h.label,), ()),)))
+                constant = -Fraction(str(rest.LC)) if rest.is_ground else None  # q = slack + constant
+                if h.relation != "==" and constant is not None and constant >= 0 and (constant > 0 or h.relation == ">"):
+                    lemmas.append(Lemma(name, (one,), (Term(Fraction(1), (h.label,), ()),) +
+                                        ((Term(constant, (), ()),) if constant else ())))
                 elif h.relation != "==" and len(rest) == 1 and str(-rest) in positive and rest.LC == -1:
                     lemmas.append(Lemma(name, (one,), (Term(Fraction(1), (h.label,), ()), Term(Fraction(1), (), ((str(-rest), 1),)))))
                 else:
