@@ -23,10 +23,11 @@ MAX_COLUMNS = 4000
 PAIR_DEPTH = 2
 MAX_POSITIVITY_ROUNDS = 5
 TOLERANCE = 1e-9
+SECONDS = 10.0  # a backstop per claim: the rounds and MAX_COLUMNS bound the search, the same on every machine
 ONE = Term(Fraction(1), (), ())
 
 
-def find(part, piece, facts, seconds=2.0):
+def find(part, piece, facts, seconds=SECONDS):
     """An Algebra proving the part at the piece from the facts, or None (not polynomial, or none found)."""
     deadline = time.perf_counter() + seconds
     found = setting(part, piece, facts)
@@ -344,7 +345,7 @@ class _Space:
         self.gens = dict(zip(self.names, ring.gens))
 
 
-def certify(tree, proof, seconds=2.0):
+def certify(tree, proof, seconds=SECONDS):
     """(Algebra or None for each of a proved Proof's pieces, seconds taken): the identities of a proof whose
     claim is `tree`; the whole search shares `seconds`."""
     from verify.claims.prover import facts as library
