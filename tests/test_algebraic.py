@@ -18,7 +18,8 @@ from verify.claims.certificates import check_body
 from verify.claims.jobs import Job
 from verify.claims.language.parser import parse_claim
 from verify.claims.prover import facts as library
-from verify.claims.prover.algebraic import (NotPolynomial, Space, algebra_from_data, check_algebra, setting, to_ratio)
+from verify.claims.prover.algebraic import NotPolynomial, Space, setting, to_ratio
+from verify.claims.prover.algebraic_check import algebra_from_data, check_algebra
 from verify.claims.prover.algebraic_search import certify
 from verify.claims.prover.prove import conjuncts, prove
 from verify.claims.prover.smt import Piece
@@ -94,7 +95,7 @@ def test_the_kappa_identity_clears_lambda_min_mu_T_and_z_max_squared(kappa_gener
 
 
 def test_an_identity_renders_through_the_claim_language_printer(kappa_generic):
-    from verify.claims.prover.algebraic import algebra_latex
+    from verify.claims.prover.algebraic_latex import algebra_latex
 
     algebra, found = kappa_generic
     tree, proof = proved("T2.eq47.kappa", TANGENT)

@@ -13,18 +13,16 @@ import itertools
 import time
 from fractions import Fraction
 
-from sympy import QQ
 
-from verify.claims.prover.algebraic import (Algebra, Identity, Lemma, Term, expected_denominators, lemma_targets,
-                                            multiplier_polynomial, poly_text, setting, sums_to)
+from verify.claims.prover.algebraic import setting
+from verify.claims.prover.algebraic_check import Algebra, Identity, Lemma, Term, expected_denominators, lemma_targets, poly_text
+from verify.claims.prover.algebraic_lp import ONE, solve
 
 DEPTH = 6  # rounds of growing the candidate terms from the target's monomials
 MAX_COLUMNS = 4000
 PAIR_DEPTH = 2
 MAX_POSITIVITY_ROUNDS = 5
-TOLERANCE = 1e-9
 SECONDS = 10.0  # a backstop per claim: the rounds and MAX_COLUMNS bound the search, the same on every machine
-ONE = Term(Fraction(1), (), ())
 
 
 def find(part, piece, facts, seconds=SECONDS):
@@ -146,10 +144,11 @@ def _needed(lemmas, identities, required):
 # ---------------------------------------------------------------- candidate terms and the LP
 
 
-def _bases(hypotheses, pairs):
-    """(labels, polynomial, kind) of the products of at most two slacks: kind "=" when an equality is in it."""
+def _bases(hypotheses, pairs, ring):
+    """(labels, polynomial, kind) of the products of at most two slacks: kind "=" when an equality is in it, "+"
+    when all are strict, else "0"."""
     singles = [((h.label,), h.poly, "=" if h.relation == "==" else ("+" if h.relation == ">" else "0")) for h in hypotheses]
-    out = [((), None, "+")] + singles
+    out = [((), ring.one, "+")] + singles
     if pairs:
         inequalities = [s for s in singles if s[2] != "="]
         for (a, pa, ka), (b, pb, kb) in itertools.combinations_with_replacement(inequalities, 2):
@@ -166,8 +165,7 @@ def _staged(target, strict, hypotheses, positive, deadline):
 
 def _search(target, strict, hypotheses, positive, deadline, depth=DEPTH, pairs=True, multiplied=False):
     """(multiplier, terms) with multiplier·target == Σ terms exactly (a strictly positive term when `strict`), or
-    None. The multiplier is 1, or with `multiplied` a nonnegative combination of 1, q and q² for the quantities q
-    proved positive: [(coefficient, monomial)]."""
+    None. The multiplier is 1, or with `multiplied` a combination of the candidates of `_multipliers`."""
     if time.perf_counter() > deadline:
         return None
     if not target:
@@ -175,50 +173,71 @@ def _search(target, strict, hypotheses, positive, deadline, depth=DEPTH, pairs=T
     direct = _direct(target, strict, hypotheses)
     if direct is not None:
         return direct
-    ring = target.ring
-    names = [str(g) for g in ring.gens]
+    names = [str(g) for g in target.ring.gens]
     odd_ok = tuple(name in positive for name in names)
-    zero = (0,) * ring.ngens
-    multipliers = [((), zero)]
-    if multiplied:
-        for i, name in enumerate(names):  # q, q² for q > 0; for a strict target any square (m ≥ 0, m·p > 0: p > 0)
-            powers = (1, 2) if name in positive else (2,) if strict else ()
-            multipliers += [((), tuple(int(j == i) * k for j in range(ring.ngens))) for k in powers]
-        multipliers += [((h.label,), zero) for h in hypotheses if h.relation != "==" and _degree(h.poly) <= 1]
-        multipliers += [((), m) for m in _quotients(target, hypotheses, odd_ok, strict) if ((), m) not in multipliers]
     by_label = {h.label: h for h in hypotheses}
-    scaled = {d: target.mul_monom(d[1]) * _product(d[0], by_label, ring) for d in multipliers}
-    bases = [(labels, poly if poly is not None else ring.one, kind) for labels, poly, kind in _bases(hypotheses, pairs)]
-    base_monoms = [(b, tuple(b[1].monoms())) for b in bases]
-    poly_degree = {labels: max((sum(u) for u in poly.monoms()), default=0) for labels, poly, _ in bases}
-    columns = {("goal",) + d: (-scaled[d], "goal") for d in multipliers}
-    seen = {m for d in multipliers for m in scaled[d].monoms()}
-    frontier = set(seen)
-    top = max(sum(m) for m in seen) + max(poly_degree.values())
-    highest = [max(e) for e in zip(*seen, *(u for _, monoms in base_monoms for u in monoms if len(monoms) and u))]
+    multipliers = _multipliers(target, hypotheses, odd_ok, strict) if multiplied else [((), (0,) * len(names))]
+    columns = {("goal",) + d: (-target.mul_monom(d[1]) * _product(d[0], by_label, target.ring), "goal")
+               for d in multipliers}
+    grower = _Grower(columns, _bases(hypotheses, pairs, target.ring), odd_ok)
     for _ in range(depth):
-        fresh = set()
-        for t in frontier:
-            for (labels, poly, kind), monoms in base_monoms:
-                for u in monoms:
-                    m = tuple(a - b for a, b in zip(t, u))
-                    if min(m) < 0 or (labels, m) in columns or sum(m) + poly_degree[labels] > top:
-                        continue
-                    if kind != "=" and any(p % 2 and not ok for p, ok in zip(m, odd_ok)):
-                        continue
-                    product = poly.mul_monom(m)
-                    if any(e > h for monom in product.monoms() for e, h in zip(monom, highest)):
-                        continue
-                    columns[(labels, m)] = (product, kind)
-                    fresh |= set(product.monoms()) - seen
-            if len(columns) > MAX_COLUMNS or time.perf_counter() > deadline:
-                break
-        found = _solve(target, strict, columns, names, positive, hypotheses)
+        fresh = grower.grow(deadline)
+        found = solve(target, strict, columns, names, positive, hypotheses)
         if found is not None or not fresh or len(columns) > MAX_COLUMNS or time.perf_counter() > deadline:
             return found
-        seen |= fresh
-        frontier = fresh
     return None
+
+
+def _multipliers(target, hypotheses, odd_ok, strict):
+    """Candidate multipliers (labels, monomial): 1; q and q² for q > 0 (for a strict target any square: m ≥ 0 and
+    m·p > 0 give p > 0); the cited slacks of degree ≤ 1; the quotients of the slacks' monomials by the target."""
+    n = len(odd_ok)
+    zero = (0,) * n
+    out = [((), zero)]
+    for i, ok in enumerate(odd_ok):
+        powers = (1, 2) if ok else (2,) if strict else ()
+        out += [((), tuple(int(j == i) * k for j in range(n))) for k in powers]
+    out += [((h.label,), zero) for h in hypotheses if h.relation != "==" and _degree(h.poly) <= 1]
+    return out + [((), m) for m in _quotients(target, hypotheses, odd_ok, strict) if ((), m) not in out]
+
+
+class _Grower:
+    """The candidate terms m·(product of slacks), grown round by round from the monomials the identity must
+    produce or cancel: those of the target (times its multipliers), then those the last round's terms brought."""
+
+    def __init__(self, columns, bases, odd_ok):
+        self.columns, self.odd_ok = columns, odd_ok
+        self.bases = [(b, tuple(b[1].monoms()), _degree(b[1])) for b in bases]
+        self.seen = {m for poly, _ in columns.values() for m in poly.monoms()}
+        self.frontier = set(self.seen)
+        self.top = max(sum(m) for m in self.seen) + max(d for _, _, d in self.bases)
+        monomials = list(self.seen) + [u for _, monoms, _ in self.bases for u in monoms]
+        self.highest = [max(e) for e in zip(*monomials)]
+
+    def grow(self, deadline):
+        """One round; the monomials it brought (empty: nothing more to grow)."""
+        fresh = set()
+        for t in self.frontier:
+            for base, monoms, degree in self.bases:
+                for u in monoms:
+                    fresh |= self._add(base, tuple(a - b for a, b in zip(t, u)), degree)
+            if len(self.columns) > MAX_COLUMNS or time.perf_counter() > deadline:
+                break
+        self.seen |= fresh
+        self.frontier = fresh
+        return fresh
+
+    def _add(self, base, m, degree):
+        labels, poly, kind = base
+        if min(m) < 0 or (labels, m) in self.columns or sum(m) + degree > self.top:
+            return set()
+        if kind != "=" and any(p % 2 and not ok for p, ok in zip(m, self.odd_ok)):
+            return set()  # an odd power of a quantity not proved positive
+        product = poly.mul_monom(m)
+        if any(e > h for monom in product.monoms() for e, h in zip(monom, self.highest)):
+            return set()
+        self.columns[(labels, m)] = (product, kind)
+        return set(product.monoms()) - self.seen
 
 
 def _product(labels, by_label, ring):
@@ -226,123 +245,6 @@ def _product(labels, by_label, ring):
     for label in labels:
         out *= by_label[label].poly
     return out
-
-
-def _is_strict(key, kind, names, positive):
-    return kind == "+" and all(p == 0 or name in positive for p, name in zip(key[-1], names))
-
-
-def _system(columns, keys):
-    """Rows (monomial -> row; the last row normalises the multiplier) and the sparse entries of the columns."""
-    rows, entries = {}, ([], [], [])
-    for j, key in enumerate(keys):
-        for monom, coeff in columns[key][0].items():
-            entries[0].append(rows.setdefault(monom, len(rows)))
-            entries[1].append(j)
-            entries[2].append(coeff)
-    norm = len(rows)
-    for j, key in enumerate(keys):
-        if key[0] == "goal" and not key[1]:  # the multiplier's strictly positive part sums to 1
-            entries[0].append(norm)
-            entries[1].append(j)
-            entries[2].append(1)
-    return norm + 1, entries
-
-
-def _solve(target, strict, columns, names, positive, hypotheses):
-    import numpy as np
-    from scipy.optimize import linprog
-    from scipy.sparse import coo_matrix
-
-    keys = list(columns)
-    height, (r, c, v) = _system(columns, keys)
-    matrix = coo_matrix(([float(x) for x in v], (r, c)), shape=(height, len(keys))).tocsr()
-    rhs = np.zeros(height)
-    rhs[-1] = 1.0
-    kinds = [columns[k][1] for k in keys]
-    strict_flags = [_is_strict(k, kind, names, positive) for k, kind in zip(keys, kinds)]
-    cost = [_cost(k, kind, flag) for k, kind, flag in zip(keys, kinds, strict_flags)]
-    bounds = [(None, None) if kind == "=" else (0, None) for kind in kinds]
-    a_ub = b_ub = None
-    if strict:
-        if not any(strict_flags):
-            return None
-        chosen = [j for j, flag in enumerate(strict_flags) if flag]
-        a_ub = coo_matrix(([-1.0] * len(chosen), ([0] * len(chosen), chosen)), shape=(1, len(keys))).tocsr()
-        b_ub = [-1e-6]
-    answer = linprog(cost, A_ub=a_ub, b_ub=b_ub, A_eq=matrix, b_eq=rhs, bounds=bounds, method="highs-ds")
-    if answer.status != 0:
-        return None
-    support = [(keys[j], answer.x[j]) for j in range(len(keys)) if abs(answer.x[j]) > TOLERANCE]
-    return _exact(target, strict, support, columns, positive, hypotheses)
-
-
-def _cost(key, kind, strict_flag):
-    if kind == "goal":
-        return 0.0 if not key[1] and not any(key[2]) else 1.0
-    return 0.0 if kind == "=" else (0.5 if strict_flag else 1.0)
-
-
-def _exact(target, strict, support, columns, positive, hypotheses):
-    """The LP's support with exact rational coefficients that make the identity hold, or None."""
-    space_like = _Space(target.ring)
-    by_label = {h.label: h for h in hypotheses}
-    for coefficients in (_rounded(support, 10**4), _rounded(support, 10**8), _solved(support, columns)):
-        if coefficients is None:
-            continue
-        chosen = [(key, x) for (key, _), x in zip(support, coefficients) if x]
-        multiplier = tuple(_term(key[1:], x, space_like.names) for key, x in chosen if key[0] == "goal")
-        try:
-            factor = multiplier_polynomial(multiplier, space_like, by_label, positive, strict)
-        except ValueError:
-            continue
-        terms = tuple(_term(key, x, space_like.names) for key, x in chosen if key[0] != "goal")
-        if sums_to(terms, factor * target, space_like, by_label, positive, strict) is None:
-            return multiplier, terms
-    return None
-
-
-def _rounded(support, limit):
-    return [Fraction(x).limit_denominator(limit) for _, x in support]
-
-
-def _solved(support, columns):
-    """The exact solution of the identity's linear system on the support (free unknowns at 0)."""
-    from sympy.polys.matrices import DomainMatrix
-
-    keys = [key for key, _ in support]
-    height, (r, c, v) = _system(columns, keys)
-    width = len(keys)
-    data = [[QQ(0)] * (width + 1) for _ in range(height)]
-    for i, j, x in zip(r, c, v):
-        data[i][j] = QQ(x)
-    data[-1][width] = QQ(1)
-    reduced, pivots = DomainMatrix(data, (height, width + 1), QQ).rref()
-    if width in pivots:
-        return None
-    values = [Fraction(0)] * width
-    dense = reduced.to_Matrix()
-    for row, col in enumerate(pivots):
-        values[col] = Fraction(int(dense[row, width].p), int(dense[row, width].q))
-    return values
-
-
-def _named(monom, names):
-    return tuple((name, p) for name, p in zip(names, monom) if p)
-
-
-def _term(key, coefficient, names):
-    labels, m = key
-    return Term(Fraction(coefficient), labels, _named(m, names))
-
-
-class _Space:
-    """The ring seen as the check sees a Space (its generators by name)."""
-
-    def __init__(self, ring):
-        self.ring = ring
-        self.names = [str(g) for g in ring.gens]
-        self.gens = dict(zip(self.names, ring.gens))
 
 
 def certify(tree, proof, seconds=SECONDS):

@@ -132,7 +132,7 @@ def _check_piece(record, piece, number, parts, family, verdict, lemmas, where):
 
 def _algebra_problem(data, part, piece, ids, verdict):
     """None when the stored identity proves the part at the piece from the piece's cited facts exactly."""
-    from verify.claims.prover.algebraic import algebra_from_data, check_algebra
+    from verify.claims.prover.algebraic_check import algebra_from_data, check_algebra
 
     if verdict != "proved":
         return "only a proof of the claim itself carries one"
