@@ -109,6 +109,22 @@ def test_an_identity_renders_through_the_claim_language_printer(kappa_generic):
     assert algebra_latex(tampered, conjuncts(tree)[piece.part], piece.piece, facts) is None
 
 
+def test_a_cited_equality_is_multiplied_when_substituting_it_would_divide_by_an_unproved_quantity():
+    """κ·λ_min = λ_max at n = 2 from F10 alone: κ = λ_max/λ_min would need λ_min > 0, which F10 does not say, so
+    the identity is κλ_min − λ_max = 1·(κλ_min − λ_max), a multiple of the cited equality."""
+    from verify.claims.prover.algebraic_search import find
+
+    part, piece, facts = parse_claim("kappa * lambda_min == lambda_max", (2, 2)), Piece(n=2), [library.BY_ID["F10.kappa"]]
+    algebra = find(part, piece, facts)
+    assert algebra is not None and not algebra.substitutions
+    (identity,) = algebra.identities
+    assert [t.factors for t in identity.terms] == [("F10.kappa.i1",)]
+    assert check_algebra(algebra, part, piece, facts) is None
+    doubled = type(identity)(identity.denominators, identity.multiplier, identity.numerator, identity.relation,
+                             tuple(type(t)(2 * t.coefficient, t.factors, t.monomial) for t in identity.terms))
+    assert check_algebra(type(algebra)((), algebra.lemmas, (doubled,)), part, piece, facts) is not None
+
+
 def test_what_is_not_polynomial_is_refused():
     piece = Piece(n=3)
     for text in ("sqrt(kappa) >= 1", "log(kappa) >= 0", "min(z_max, j_max) <= z(2)", "kappa >= pi", "abs(R) >= 1"):

@@ -278,8 +278,9 @@ class Setting:
     goals: tuple
 
 
-def setting(part, piece, facts):
-    """The Setting of one claim part at one piece from the cited facts, or None when it is not polynomial."""
+def setting(part, piece, facts, substitute=True):
+    """The Setting of one claim part at one piece from the cited facts, or None when it is not polynomial. With
+    substitute=False every cited equality stays a hypothesis (its slack = 0), multiplied by any polynomial."""
     claim_atoms = atoms(part, piece)
     if claim_atoms is None:
         return None
@@ -292,7 +293,7 @@ def setting(part, piece, facts):
                 trees[name] = canonical(node)
     if piece.n is None:
         trees["n"] = Name("n")
-    substitutions, used = _substitutions(labelled, piece)
+    substitutions, used = _substitutions(labelled, piece) if substitute else ({}, [])
     space = Space(piece, set(trees), substitutions, trees)
     try:
         goals = tuple((to_ratio(tree, space), relation) for tree, relation in map(slack, claim_atoms))

@@ -157,7 +157,7 @@ def expected_denominators(ratio, positive_polys):
 
 def check_algebra(algebra, part, piece, facts):
     """None when `algebra` (an Algebra) proves the part at the piece from `facts`, else the reason."""
-    found = setting(part, piece, facts)
+    found = setting(part, piece, facts, substitute=bool(algebra.substitutions))
     if found is None:
         return "the claim is not polynomial at this piece"
     if tuple(algebra.substitutions) != found.substitutions:
@@ -207,8 +207,11 @@ def _identity_problem(identity, ratio, relation, space, by_label, positive, posi
         return "the cleared denominators are not the claim's"
     if identity.relation != relation or identity.numerator != poly_text(ratio.num):
         return "the numerator or relation is not the claim's"
-    if relation == "==":
-        return None if not ratio.num else "the equality does not reduce to 0 = 0"
+    if relation == "==":  # N = Σ multiplier · cited equality
+        if any(sum(by_label.get(f) is not None and by_label[f].relation == "==" for f in t.factors) != 1
+               for t in identity.terms) or identity.multiplier != (Term(Fraction(1), (), ()),):
+            return "an equality's identity is a sum of multiples of cited equalities, its multiplier 1"
+        return sums_to(identity.terms, ratio.num, space, by_label, positive, strict=False)
     try:
         multiplier = multiplier_polynomial(identity.multiplier, space, by_label, positive, relation == ">")
     except ValueError as problem:

@@ -67,7 +67,7 @@ def algebra_latex(algebra, part, piece, facts):
     check."""
     if check_algebra(algebra, part, piece, facts) is not None:
         return None
-    found = setting(part, piece, facts)
+    found = setting(part, piece, facts, substitute=bool(algebra.substitutions))
     space, by_label = found.space, {h.label: h for h in found.hypotheses}
     labelled = dict(fact_atoms(facts, piece, atoms(part, piece)))
     lines = [rf"{claim_latex(labelled[label])} \quad \text{{({_escaped(label)})}}" for label in algebra.substitutions]

@@ -26,11 +26,21 @@ SECONDS = 10.0  # a backstop per claim: the rounds and MAX_COLUMNS bound the sea
 
 
 def find(part, piece, facts, seconds=SECONDS):
-    """An Algebra proving the part at the piece from the facts, or None (not polynomial, or none found)."""
+    """An Algebra proving the part at the piece from the facts, or None (not polynomial, or none found): first
+    with the cited equalities as substitutions, then with them as hypotheses (kept when a substitution
+    brings a denominator the facts do not prove positive, κ = λ_max/λ_min at n = 2 without F6)."""
     deadline = time.perf_counter() + seconds
-    found = setting(part, piece, facts)
-    if found is None:
-        return None
+    for substitute in (True, False):
+        found = setting(part, piece, facts, substitute)
+        if found is None:
+            return None
+        algebra = _find(found, deadline)
+        if algebra is not None or not found.substitutions:
+            return algebra
+    return None
+
+
+def _find(found, deadline):
     quick = _identities(found, [], set(), deadline, quick=True)  # each comparison a cited fact's own: no lemmas
     if quick is not None:
         return quick
@@ -48,9 +58,11 @@ def _identities(found, lemmas, positive, deadline, quick=False):
             required.add(text or "")
         denominators = expected_denominators(ratio, {l.polynomial for l in lemmas})
         if relation == "==":
-            if ratio.num:
+            equalities = [h for h in found.hypotheses if h.relation == "=="]
+            answer = ((ONE,), ()) if not ratio.num else None if quick or not equalities else \
+                _search(ratio.num, False, equalities, set(), deadline, depth=2, pairs=False)
+            if answer is None:
                 return None
-            answer = ((ONE,), ())
         else:
             strict = relation == ">"
             answer = _direct(ratio.num, strict, found.hypotheses) if quick else \
