@@ -109,6 +109,15 @@ def test_an_identity_renders_through_the_claim_language_printer(kappa_generic):
     assert algebra_latex(tampered, conjuncts(tree)[piece.part], piece.piece, facts) is None
 
 
+def test_every_piece_of_a_proof_renders():
+    from verify.claims.prover.algebraic_latex import proof_latex
+
+    tree, proof = proved("T2.interlace", "ambient-bounds")
+    rendered = proof_latex(tree, proof)
+    assert [(label, part) for label, part, _ in rendered] == [(p.piece.label, p.part + 1) for p in proof.pieces]
+    assert all(lines and lines[-1].endswith(r"\ge 0") for _, _, lines in rendered)
+
+
 def test_a_cited_equality_is_multiplied_when_substituting_it_would_divide_by_an_unproved_quantity():
     """κ·λ_min = λ_max at n = 2 from F10 alone: κ = λ_max/λ_min would need λ_min > 0, which F10 does not say, so
     the identity is κλ_min − λ_max = 1·(κλ_min − λ_max), a multiple of the cited equality."""

@@ -88,3 +88,21 @@ def _times(multiplier, space, by_label):
     if multiplier == (Term(Fraction(1), (), ()),):
         return ""
     return rf"\left({_sum_latex(multiplier, space, by_label)}\right) "
+
+
+def proof_latex(tree, proof, algebras=None):
+    """[(piece label, part number from 1, lines or None)] for every piece of a proved Proof of `tree`: the
+    displayed lines of its algebraic certificate (`algebras`, as verify.claims.prover.algebraic_search.certify
+    gives them, found here when not given), None where a piece has none."""
+    from verify.claims.prover import facts as library
+    from verify.claims.prover.algebraic_search import certify
+    from verify.claims.prover.prove import conjuncts
+
+    if algebras is None:
+        algebras, _ = certify(tree, proof)
+    parts, out = conjuncts(tree), []
+    for piece, algebra in zip(proof.pieces, algebras):
+        facts = [f for f in library.FACTS if f.id in piece.lemmas]
+        lines = algebra_latex(algebra, parts[piece.part], piece.piece, facts) if algebra is not None else None
+        out.append((piece.piece.label, piece.part + 1, lines))
+    return out
