@@ -23,6 +23,7 @@ from verify.claims.prover.algebraic_check import algebra_from_data, check_algebr
 from verify.claims.prover.algebraic_search import certify
 from verify.claims.prover.prove import conjuncts, prove
 from verify.claims.prover.smt import Piece
+from verify.claims.language.syntax import Name, Num, walk
 from verify.claims.record import TANGENT
 from verify.claims.registry import REGISTRY
 from verify.errors import InputError
@@ -132,6 +133,34 @@ def test_a_cited_equality_is_multiplied_when_substituting_it_would_divide_by_an_
     doubled = type(identity)(identity.denominators, identity.multiplier, identity.numerator, identity.relation,
                              tuple(type(t)(2 * t.coefficient, t.factors, t.monomial) for t in identity.terms))
     assert check_algebra(type(algebra)((), algebra.lemmas, (doubled,)), part, piece, facts) is not None
+
+
+EXPRESSIONS = ("kappa - (L_T/mu_T) * R**-2", "(mu/L) * (z(2)/z(n-1))**2 - kappa", "lambda_max - L_T * z_min**2 + 3/7",
+               "(z_max - z_min)**3 / (j_max * (j_min + 2)) - -R", "n * z_max - 1 / (n - 1)")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(EXPRESSIONS), st.data())
+def test_the_conversion_agrees_with_the_languages_exact_arithmetic(text, data):
+    """N/D at a random rational point equals the language's own exact value of the tree at that point."""
+    from verify.claims.language.evaluate import constant
+    from verify.claims.language.syntax import transform
+    from verify.claims.prover.algebraic import quantity_name
+
+    piece = Piece(n=data.draw(st.integers(3, 6)))
+    tree = parse_claim(f"{text} >= 0", (piece.n, piece.n)).left
+    names = {q for q in (quantity_name(node, piece) for node in walk(tree)) if q}
+    space = Space(piece, names)
+    point = {q: Fraction(data.draw(st.integers(1, 60)), data.draw(st.integers(1, 7))) for q in space.names}
+    ratio = to_ratio(tree, space)
+    args = [point[q] for q in space.names]
+    denominator = Fraction(1)
+    for factor, power in ratio.den:
+        denominator *= Fraction(str(factor(*args))) ** power
+    numbers = transform(tree, lambda leaf: Num(point[quantity_name(leaf, piece)]) if quantity_name(leaf, piece)
+                        else Num(Fraction(piece.n)) if leaf == Name("n") else leaf)
+    if denominator != 0:
+        assert Fraction(str(ratio.num(*args))) / denominator == constant(numbers)
 
 
 def test_what_is_not_polynomial_is_refused():

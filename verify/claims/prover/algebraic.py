@@ -83,7 +83,7 @@ def _sorted(den):
 
 def _split(poly):
     """(constant, {factor: power}): a monomial's constant and its quantities; any other polynomial, whole,
-    made monic up to sign by its leading coefficient."""
+    divided by its leading coefficient (which goes to the constant)."""
     if len(poly) == 1:
         (monom, coeff), = poly.items()
         factors = {}
