@@ -49,6 +49,7 @@ def _find(found, deadline):
 
 
 def _identities(found, lemmas, positive, deadline, quick=False):
+    """The Algebra of the goals with these lemmas (quick: each goal a cited slack itself, no lemma), or None."""
     identities, required = [], set()
     for ratio, relation in found.goals:
         for factor, power in ratio.den:
@@ -56,21 +57,25 @@ def _identities(found, lemmas, positive, deadline, quick=False):
             if text is None and not factor.is_ground:
                 return None
             required.add(text or "")
+        answer = _goal(ratio.num, relation, found.hypotheses, positive, deadline, quick)
+        if answer is None:
+            return None
         denominators = expected_denominators(ratio, {l.polynomial for l in lemmas})
-        if relation == "==":
-            equalities = [h for h in found.hypotheses if h.relation == "=="]
-            answer = ((ONE,), ()) if not ratio.num else None if quick or not equalities else \
-                _search(ratio.num, False, equalities, set(), deadline, depth=2, pairs=False)
-            if answer is None:
-                return None
-        else:
-            strict = relation == ">"
-            answer = _direct(ratio.num, strict, found.hypotheses) if quick else \
-                _staged(ratio.num, strict, found.hypotheses, positive, deadline)
-            if answer is None:
-                return None
         identities.append(Identity(denominators, answer[0], poly_text(ratio.num), relation, answer[1]))
     return Algebra(found.substitutions, _needed(lemmas, identities, required), tuple(identities))
+
+
+def _goal(numerator, relation, hypotheses, positive, deadline, quick):
+    """(multiplier, terms) for one goal: N ≥ 0 or N > 0 from the slacks; N = 0 from the cited equalities."""
+    if relation == "==":
+        equalities = [h for h in hypotheses if h.relation == "=="]
+        if not numerator:
+            return (ONE,), ()
+        return None if quick or not equalities else _search(numerator, False, equalities, set(), deadline, depth=2,
+                                                            pairs=False)
+    if quick:
+        return _direct(numerator, relation == ">", hypotheses)
+    return _staged(numerator, relation == ">", hypotheses, positive, deadline)
 
 
 def _denominator_lemma(factor, power, found, lemmas, positive, deadline):
@@ -116,28 +121,34 @@ def _positivity(found, targets, deadline):
 
 
 def _read_off(found, targets, names, lemmas, positive):
-    """q > 0 read off one hypothesis (q > 0, or q − p ≥ 0 with p positive), as often as it adds one."""
-    one, grew = Term(Fraction(1), (), ()), False
+    """q > 0 read off one hypothesis (q − c ≥ 0 with c ≥ 0, or q − p ≥ 0 with p positive), as often as it adds
+    one; whether any was added."""
+    grew = False
     while True:
         added = False
-        for name in names:
-            if name in positive:
-                continue
-            for h in found.hypotheses:
-                rest = h.poly - targets[name]
-                constant = -Fraction(str(rest.LC)) if rest.is_ground else None  # q = slack + constant
-                if h.relation != "==" and constant is not None and constant >= 0 and (constant > 0 or h.relation == ">"):
-                    lemmas.append(Lemma(name, (one,), (Term(Fraction(1), (h.label,), ()),) +
-                                        ((Term(constant, (), ()),) if constant else ())))
-                elif h.relation != "==" and len(rest) == 1 and str(-rest) in positive and rest.LC == -1:
-                    lemmas.append(Lemma(name, (one,), (Term(Fraction(1), (h.label,), ()), Term(Fraction(1), (), ((str(-rest), 1),)))))
-                else:
-                    continue
+        for name in (n for n in names if n not in positive):
+            lemma = next((l for l in (_read_one(name, targets[name], h, positive) for h in found.hypotheses) if l), None)
+            if lemma is not None:
+                lemmas.append(lemma)
                 positive.add(name)
                 added = grew = True
-                break
         if not added:
             return grew
+
+
+def _read_one(name, target, h, positive):
+    """The lemma target > 0 from the one hypothesis h, or None."""
+    if h.relation == "==":
+        return None
+    rest = h.poly - target  # target = slack − rest
+    slack = Term(Fraction(1), (h.label,), ())
+    if rest.is_ground:
+        constant = -Fraction(str(rest.LC))
+        if constant > 0 or (constant == 0 and h.relation == ">"):
+            return Lemma(name, (ONE,), (slack,) + ((Term(constant, (), ()),) if constant else ()))
+    elif len(rest) == 1 and rest.LC == -1 and str(-rest) in positive:
+        return Lemma(name, (ONE,), (slack, Term(Fraction(1), (), ((str(-rest), 1),))))
+    return None
 
 
 def _needed(lemmas, identities, required):
