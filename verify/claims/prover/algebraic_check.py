@@ -23,6 +23,8 @@ from sympy import QQ
 
 from verify.claims.prover.algebraic import setting
 
+MAX_TERM_POWER = 64  # a stored monomial's powers (a certificate is data: it may not ask for x**10**9)
+
 
 # ---------------------------------------------------------------- identities: terms, data, exact check
 
@@ -95,7 +97,7 @@ def term_polynomial(term, space, by_label, positive):
         equalities += hypothesis.relation == "=="
         strict = strict and hypothesis.relation == ">"
     for name, power in term.monomial:
-        if name not in space.gens or not isinstance(power, int) or power < 1:
+        if name not in space.gens or not isinstance(power, int) or not 1 <= power <= MAX_TERM_POWER:
             raise ValueError(f"the monomial reads {name!r}**{power!r}")
         if power % 2 and name not in positive:
             raise ValueError(f"{name} has an odd power but is not proved positive")
