@@ -267,6 +267,37 @@ def test_a_changed_cleared_denominator_is_rejected(kappa_certificate):
     assert _rejected_by_algebra(body)
 
 
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-10**30, 10**30) | st.text(max_size=12),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                    max_leaves=8)
+
+
+def _paths(value, path=()):
+    yield path
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, path + (i,))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_any_edit_of_an_identity_is_confirmed_rejected_or_refused_in_one_line(kappa_certificate, data):
+    body = copy.deepcopy(kappa_certificate)
+    algebra = body["pieces"][-1]["algebra"]
+    path = data.draw(st.sampled_from(list(_paths(algebra))[1:]))
+    holder = algebra
+    for key in path[:-1]:
+        holder = holder[key]
+    holder[path[-1]] = data.draw(JSON)
+    try:
+        check_body(body)
+    except InputError as error:
+        assert "\n" not in str(error)
+
+
 def test_a_malformed_identity_is_rejected_in_one_line(kappa_certificate):
     body = copy.deepcopy(kappa_certificate)
     _identity(body)["terms"][0]["coefficient"] = "__import__('os')"
