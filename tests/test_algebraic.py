@@ -165,10 +165,12 @@ def test_the_conversion_agrees_with_the_languages_exact_arithmetic(text, data):
 
 def test_what_is_not_polynomial_is_refused():
     piece = Piece(n=3)
-    for text in ("sqrt(kappa) >= 1", "log(kappa) >= 0", "min(z_max, j_max) <= z(2)", "kappa >= pi", "abs(R) >= 1"):
+    for text in ("sqrt(kappa) >= 1", "log(kappa) >= 1", "min(z_max, j_max) <= z(2)", "kappa >= pi", "abs(R) >= 1",
+                 "exp(kappa) >= log(R)"):
         assert setting(conjuncts(parse_claim(text, (3, 3)))[0], piece, library.FACTS) is None
-    unfolded = setting(parse_claim("min(z_max, j_max) >= z(2)", (3, 3)), piece, library.FACTS)
-    assert len(unfolded.goals) == 2  # z(2) <= z_max and z(2) <= j_max
+    for text, goals in (("min(z_max, j_max) >= z(2)", 2), ("log(kappa) >= 0", 2), ("exp(-kappa) <= exp(-1)", 1),
+                        ("log(R) <= log(kappa)", 2), ("exp(R) > 1", 1)):
+        assert len(setting(parse_claim(text, (3, 3)), piece, library.FACTS).goals) == goals, text
     space = Space(piece, {"z_1", "z_3"})
     ratio = to_ratio(parse_claim("(z_max/z_min)**-2 >= 0", (3, 3)).left, space)
     assert [(str(f), p) for f, p in ratio.den] == [("z_1", 2)] and str(ratio.num) == "z_3**2"

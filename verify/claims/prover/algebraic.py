@@ -6,8 +6,9 @@ z_max/z_min, L_T = μ_T, …) is a *substitution*: the quantity is replaced by t
 Every other comparison is a *hypothesis* with its slack s ≥ 0 (s > 0 when strict; s = 0 for an
 equality), its denominators cleared when they are positive constants or positive in n on the piece.
 On the generic piece n ≥ lo, n − lo ≥ 0 is a hypothesis too ("domain"). The claim's atomic
-comparisons (its conjuncts; a `forall` at one n, its instances; max, min and abs on one side unfolded)
-are the goals, each a rational function N/D with its denominator's factors kept apart.
+comparisons (its conjuncts; a `forall` at one n, its instances; max, min and abs on one side, exp and
+log through their monotonicity, unfolded) are the goals, each a rational function N/D with its
+denominator's factors kept apart.
 
 `to_ratio` is the one place a claim-language tree is read as arithmetic here; anything that is not a
 rational function of the quantities (sqrt, log, exp, π, a power with a non-integer exponent) is
@@ -203,15 +204,20 @@ def atoms(tree, piece):
 
 
 def _unfolded(compare):
-    """A comparison with max, min or abs on one side as the comparisons it means: max(a, b) <= c is a <= c and
-    b <= c; min(a, b) >= c likewise; abs(x) <= c is x <= c and −x <= c; max(a, b) == a is b <= a, min(a, b) == a
-    is a <= b. None for any other use of them (the rest of the tree is left to the conversion)."""
+    """A comparison with max, min, abs, exp or log on a side as the comparisons it means: max(a, b) <= c is
+    a <= c and b <= c; min(a, b) >= c likewise; abs(x) <= c is x <= c and −x <= c; max(a, b) == a is b <= a,
+    min(a, b) == a is a <= b; see `_monotone` for exp and log. Any other use is left as it is (the
+    conversion then refuses it)."""
     left, op, right = compare.left, compare.op, compare.right
     if op in (">", ">="):
         left, op, right = right, {">": "<", ">=": "<="}[op], left
     calls = [s for s in (left, right) if isinstance(s, Call)]
     if not calls:
         return [compare]
+    if op in ("<", "<="):
+        monotone = _monotone(left, op, right)
+        if monotone is not None:
+            return monotone
     if op in ("<", "<=") and isinstance(left, Call) and not isinstance(right, Call):
         if left.name == "max":
             return [Compare(a, op, right) for a in left.args]
@@ -225,6 +231,28 @@ def _unfolded(compare):
             return [Compare(a, "<=", other) if call.name == "max" else Compare(other, "<=", a) for a in call.args
                     if a != other]
     return [compare]
+
+
+ZERO, ONE_NUM = Num(Fraction(0)), Num(Fraction(1))
+
+
+def _monotone(left, op, right):
+    """left op right (op < or <=) through a strictly increasing function: exp(a) op exp(b) is a op b;
+    log(a) op log(b) is a op b and a > 0 (log must be defined); log compared with 0 is its argument
+    compared with 1 (and > 0); exp compared with 1 is its argument compared with 0. None otherwise."""
+    unary = [isinstance(s, Call) and s.name in ("exp", "log") and len(s.args) == 1 for s in (left, right)]
+    if all(unary) and left.name == right.name:
+        a, b = left.args[0], right.args[0]
+        return [Compare(a, op, b)] + ([Compare(a, ">", ZERO)] if left.name == "log" else [])
+    for side, other, is_left in ((left, right, True), (right, left, False)):
+        if isinstance(side, Call) and side.name in ("exp", "log") and len(side.args) == 1:
+            anchor = {"exp": (ONE_NUM, ZERO), "log": (ZERO, ONE_NUM)}[side.name]
+            if other != anchor[0]:
+                return None
+            a = side.args[0]
+            out = [Compare(a, op, anchor[1]) if is_left else Compare(anchor[1], op, a)]
+            return out + ([Compare(a, ">", ZERO)] if side.name == "log" else [])
+    return None
 
 
 def _read(tree, piece, items):
