@@ -163,6 +163,53 @@ def test_the_conversion_agrees_with_the_languages_exact_arithmetic(text, data):
         assert Fraction(str(ratio.num(*args))) / denominator == constant(numbers)
 
 
+UNFOLDED = ("max(kappa, R) <= L", "min(kappa, R) >= L", "abs(kappa - R) < L", "max(kappa, R) == R",
+            "min(kappa, R) == kappa", "exp(kappa) <= exp(R)", "log(kappa) < log(R)", "log(kappa) >= 0", "exp(R) > 1",
+            "0 >= log(R)", "1 < exp(kappa)")
+
+
+def _float_value(tree, point):
+    """A float oracle for the test: the tree's value at the point, None where log is undefined."""
+    import math
+
+    from verify.claims.language.syntax import BinOp, Call, Neg
+
+    if isinstance(tree, Num):
+        return float(tree.exact())
+    if isinstance(tree, Name):
+        return point[tree.id]
+    if isinstance(tree, Neg):
+        inner = _float_value(tree.operand, point)
+        return None if inner is None else -inner
+    args = [_float_value(a, point) for a in (tree.args if isinstance(tree, Call) else (tree.left, tree.right))]
+    if None in args:
+        return None
+    if isinstance(tree, BinOp):
+        return {"+": args[0] + args[1], "-": args[0] - args[1], "*": args[0] * args[1]}[tree.op]
+    if tree.name == "log":
+        return math.log(args[0]) if args[0] > 0 else None
+    return {"exp": lambda: math.exp(args[0]), "abs": lambda: abs(args[0]), "max": lambda: max(args),
+            "min": lambda: min(args)}[tree.name]()
+
+
+def _holds(compare, point):
+    import operator
+
+    left, right = _float_value(compare.left, point), _float_value(compare.right, point)
+    ops = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq}
+    return left is not None and right is not None and ops[compare.op](left, right)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(UNFOLDED), *[st.integers(-24, 24).map(lambda k: k / 8)] * 3)  # eighths: exp(x) ≠ 1 for x ≠ 0
+def test_an_unfolded_comparison_means_what_the_comparison_means(text, kappa, r, big_l):
+    from verify.claims.prover.algebraic import atoms
+
+    compare = parse_claim(text, (3, 3))
+    point = {"kappa": kappa, "R": r, "L": big_l}
+    assert _holds(compare, point) == all(_holds(a, point) for a in atoms(compare, Piece(n=3)))
+
+
 def test_what_is_not_polynomial_is_refused():
     piece = Piece(n=3)
     for text in ("sqrt(kappa) >= 1", "log(kappa) >= 1", "min(z_max, j_max) <= z(2)", "kappa >= pi", "abs(R) >= 1",
