@@ -136,17 +136,19 @@ def _contradiction(found):
                        found.certificate, found.text, found.certificate_body)
 
 
-def proof_evidence(job, proof, tried=0, algebras=((), 0.0)):
+def proof_evidence(job, proof, tried=0, algebras=None):
     """The prover's conclusion as evidence: status, domain in words, facts used with their sources, pieces, and
-    the kind of proof (an algebraic identity on every piece, or Z3 and cvc5 agreeing)."""
+    — when `algebras` (certify's answer) is given — the kind of proof: an algebraic identity on every piece,
+    or Z3 and cvc5 agreeing."""
     from verify.claims.prover.facts import BY_ID
 
-    found, seconds = algebras
+    found, seconds = algebras if algebras is not None else ((), None)
+    searched = algebras is not None and proof.status in ("proved", "disproved")
     lemmas = tuple({"id": i, "text": BY_ID[i].text, "source": BY_ID[i].source} for i in proof.lemmas)
-    pieces = tuple({"piece": p.piece.label, "part": p.part + 1, "lemmas": list(p.lemmas), "seconds": p.seconds,
-                    "kind": piece_kind(found, i)} for i, p in enumerate(proof.pieces))
+    pieces = tuple(dict({"piece": p.piece.label, "part": p.part + 1, "lemmas": list(p.lemmas), "seconds": p.seconds},
+                        **({"kind": piece_kind(found, i)} if searched else {})) for i, p in enumerate(proof.pieces))
+    kind = None if not searched else ALGEBRAIC if pieces and all(p["kind"] == ALGEBRAIC for p in pieces) else SOLVERS
     decided = proof.status in ("proved", "disproved")
-    kind = None if not decided else ALGEBRAIC if pieces and all(p["kind"] == ALGEBRAIC for p in pieces) else SOLVERS
     return ProofEvidence(proof.status, domain_text(job), lemmas, pieces if decided else (),
                          proof.versions or None, round(proof.seconds, 3), proof.reason or None, tried or None,
                          kind, round(seconds, 3) if found else None)
