@@ -18,11 +18,12 @@ from verify.claims.certificates import check_body
 from verify.claims.jobs import Job
 from verify.claims.language.parser import parse_claim
 from verify.claims.prover import facts as library
-from verify.claims.prover.algebraic import NotPolynomial, Space, setting, to_ratio
+from verify.claims.prover.algebraic import setting
+from verify.claims.prover.algebraic_ratio import NotPolynomial, Space, to_ratio
 from verify.claims.prover.algebraic_check import algebra_from_data, check_algebra
 from verify.claims.prover.algebraic_search import certify
 from verify.claims.prover.prove import conjuncts, prove
-from verify.claims.prover.smt import Piece
+from verify.claims.prover.pieces import Piece
 from verify.claims.language.syntax import Name, Num, walk
 from verify.claims.record import TANGENT
 from verify.claims.registry import REGISTRY
@@ -143,9 +144,9 @@ EXPRESSIONS = ("kappa - (L_T/mu_T) * R**-2", "(mu/L) * (z(2)/z(n-1))**2 - kappa"
 @given(st.sampled_from(EXPRESSIONS), st.data())
 def test_the_conversion_agrees_with_the_languages_exact_arithmetic(text, data):
     """N/D at a random rational point equals the language's own exact value of the tree at that point."""
-    from verify.claims.language.evaluate import constant
+    from verify.claims.language.semantics import constant
     from verify.claims.language.syntax import transform
-    from verify.claims.prover.algebraic import quantity_name
+    from verify.claims.prover.algebraic_ratio import quantity_name
 
     piece = Piece(n=data.draw(st.integers(3, 6)))
     tree = parse_claim(f"{text} >= 0", (piece.n, piece.n)).left

@@ -111,9 +111,14 @@ def _tight_note(tally):
 
 def _proved(job, proof, evidence, out_dir, algebras=()):
     """PROVED (or, for a proof of the negation, REFUTED with a case of the domain) with its proof certificate."""
-    from verify.claims.prover.certificate import proof_body
+    from verify.claims.prover.certificate import proof_body, witness_problem
 
     case = None if proof.status == "proved" else _any_case(job)
+    if case is not None:
+        problem = witness_problem(job.tree, case)
+        if problem:  # the balls at a case of the domain disagree with the disproof: never report it
+            return result(job, "CONTRADICTION" if "holds" in problem else "INCONCLUSIVE",
+                          evidence.with_(note=f"the prover proved the claim false everywhere, but {problem}"))
     body = proof_body(job, proof, case, algebras)
     path = str(write(out_dir, body)) if out_dir is not None else None
     if proof.status == "disproved":
@@ -179,10 +184,12 @@ def refute(job, case, dps, evidence, out_dir=None):
     binding = body["binding"]
     evidence = evidence.with_(counterexample=Counterexample(case.n, case.inputs(), binding["comparison"], binding["lhs"],
                                                             binding["rhs"], body["margin"]))
-    path = str(write(out_dir, body)) if out_dir is not None else None
-    check = certificates.check_body(body, path or "certificate (in memory)")
+    check = certificates.check_body(body, "certificate (in memory)")
     evidence = evidence.with_(certificate_check=check.summary)
-    return result(job, "REFUTED" if check.confirmed else "INCONCLUSIVE", evidence, certificate=path, body=body)
+    if not check.confirmed:  # a certificate is written only once `check` confirms it
+        return result(job, "INCONCLUSIVE", evidence)
+    path = str(write(out_dir, body)) if out_dir is not None else None
+    return result(job, "REFUTED", evidence, certificate=path, body=body)
 
 
 def result(job, verdict, evidence, certificate=None, body=None):

@@ -11,8 +11,8 @@ import functools
 
 import sympy as sp
 
-from verify.claims.language.quantities import canonical
-from verify.claims.language.syntax import And, BinOp, Call, Compare, Item, Name, Neg, Num
+from verify.claims.language.semantics import NONNEG, NONZERO, POSITIVE, interpret
+from verify.claims.language.syntax import And, Compare, Item, Name
 from verify.claims.language.text import to_text
 from verify.claims.record import TANGENT
 from verify.numerics.softmax import jacobian_symbolic
@@ -51,27 +51,77 @@ def two_token_values():
     return values
 
 
-def to_sympy(node, values):
-    """A claim-language expression at n = 2 as SymPy (None when it reads a quantity without a closed form)."""
-    node = canonical(node)
-    if isinstance(node, Num):
-        exact = node.exact(1000)
-        return None if exact is None else sp.Rational(exact.numerator, exact.denominator)
-    if isinstance(node, Name):
-        return {"pi": sp.pi, "e": sp.E}.get(node.id, values.get(node.id))
-    if isinstance(node, Item):
-        return values.get(f"{node.name}{node.index.at(2)}")
-    children = (node.operand,) if isinstance(node, Neg) else (node.left, node.right) if isinstance(node, BinOp) else node.args
-    parts = [to_sympy(child, values) for child in children]
-    if any(p is None for p in parts):
+class SympyAlgebra:
+    """The SymPy algebra of verify.claims.language.semantics at n = 2: values are expressions of t and h,
+    and every definedness condition the fold asks for is kept in `conditions` as (kind, expression)."""
+
+    FUNCTIONS = {"log": sp.log, "exp": sp.exp, "abs": sp.Abs, "min": sp.Min, "max": sp.Max}
+
+    def __init__(self, values):
+        self.values, self.conditions, self.missing = values, [], False
+
+    def exact(self, value):
+        return sp.Rational(value.numerator, value.denominator)
+
+    def number(self, num):
+        self.missing = True
+        return sp.nan
+
+    def constant(self, name):
+        return sp.pi if name == "pi" else sp.E
+
+    def leaf(self, node):
+        if isinstance(node, Item):
+            found = self.values.get(f"{node.name}{node.index.at(2)}")
+        elif isinstance(node, Name):
+            found = self.values.get(node.id)
+        else:
+            found = sp.Integer(node.index.at(2))
+        if found is None:
+            self.missing = True
+            return sp.nan
+        return found
+
+    def require(self, kind, x):
+        self.conditions.append((kind, x))
+        return True
+
+    def undefined(self):
+        self.conditions.append((NONZERO, sp.Integer(0)))  # undefined everywhere: a condition that never holds
+        return sp.nan
+
+    def unknown(self):
+        self.missing = True
+        return sp.nan
+
+    def is_undefined(self, value):
+        return False
+
+    def exponent_class(self, value, integer_valued):
         return None
-    if isinstance(node, Neg):
-        return -parts[0]
-    if isinstance(node, BinOp):
-        a, b = parts
-        return {"+": a + b, "-": a - b, "*": a * b, "/": a / b, "**": a**b}[node.op]
-    functions = {"sqrt": sp.sqrt, "log": sp.log, "exp": sp.exp, "abs": sp.Abs, "min": sp.Min, "max": sp.Max}
-    return functions[node.name](*parts) if isinstance(node, Call) else None
+
+    def neg(self, a):
+        return -a
+
+    def arithmetic(self, op, a, b):
+        return {"+": a + b, "-": a - b, "*": a * b}[op]
+
+    def divide(self, a, b, guard):
+        return a / b
+
+    def power(self, a, p, guard):
+        return a ** sp.Rational(p.numerator, p.denominator)
+
+    def call(self, name, args, guard):
+        return self.FUNCTIONS[name](*args)
+
+
+def to_sympy(node, values):
+    """(expression, conditions) of a claim-language expression at n = 2, or None when it reads a quantity
+    without a closed form: the conditions are the definedness conditions (kind, expression) of the one semantics."""
+    algebra = SympyAlgebra(values)
+    expression = interpret(node, algebra)
+    return None if algebra.missing else (expression, algebra.conditions)
 
 
 def prove_two_token(job):
@@ -93,18 +143,41 @@ def prove_two_token(job):
 
 
 def _comparison_at_two(comparison, values):
-    """True, a failing t, or None (not decidable here)."""
+    """True, a failing t, or None (not decidable here): the comparison fails where it is undefined."""
     lhs, rhs = to_sympy(comparison.left, values), to_sympy(comparison.right, values)
     if lhs is None or rhs is None:
         return None
-    gap = sp.cancel(sp.together(lhs - rhs if comparison.op in (">=", ">", "==") else rhs - lhs))
+    for kind, expression in lhs[1] + rhs[1]:
+        failing = _sign_failures(expression, kind)
+        if failing is None or failing:
+            return None if failing is None else failing[0]
+    gap = lhs[0] - rhs[0] if comparison.op in (">=", ">", "==") else rhs[0] - lhs[0]
     if comparison.op == "==":
-        return True if gap == 0 else None
-    degree = next((k for k in range(4) if sp.cancel(gap.subs(H, 2 * H) - 2**k * gap) == 0), None)
-    if degree is None or not gap.free_symbols <= {T, H} or not gap.subs(H, 1).is_rational_function(T):
+        return True if sp.cancel(sp.together(gap)) == 0 else None
+    failing = _sign_failures(gap, NONNEG if comparison.op in (">=", "<=") else POSITIVE)
+    if failing is None:
         return None
-    failing = _failing_points(sp.cancel(gap.subs(H, 1)), comparison.op in ("<", ">"))
     return failing[0] if failing else True
+
+
+def _sign_failures(expression, kind):
+    """Points t ∈ (0, ½] where `expression kind` fails for some h > 0 ([] when it holds everywhere), or None
+    when the expression is not a rational function of t homogeneous in h."""
+    expression = sp.cancel(sp.together(expression))
+    if expression.has(sp.nan) or not expression.free_symbols <= {T, H}:
+        return None
+    degree = next((k for k in range(4) if sp.cancel(expression.subs(H, 2 * H) - 2**k * expression) == 0), None)
+    if degree is None or not expression.subs(H, 1).is_rational_function(T):
+        return None
+    at_one = sp.cancel(expression.subs(H, 1))
+    if kind == NONZERO:
+        numerator = sp.fraction(sp.together(at_one))[0]
+        if numerator == 0:
+            return [sp.Rational(1, 2)]
+        if sp.Poly(numerator, T).degree() <= 0:
+            return []
+        return [r for r in sp.Poly(numerator, T).real_roots() if 0 < r <= sp.Rational(1, 2)]
+    return _failing_points(at_one, kind == POSITIVE)
 
 
 def _failing_points(rational, strict):

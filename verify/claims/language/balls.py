@@ -1,17 +1,19 @@
 """Arb-ball evaluation of the claim language: every operation a rigorous enclosure.
 
 Values are flint.arb balls, `Huge` numbers (±exp(L) with L a ball, for magnitudes no ball can hold,
-such as 10**10**10**10), or UNDEFINED (log of a number ≤ 0, a division by exactly 0, the square root
-of a negative number, 0 to a negative power): an undefined value makes the claim fail, decided.
-A ball that merely contains 0 where 0 would be undefined gives NaN instead: undecided.
+such as 10**10**10**10), or UNDEFINED where the one table of verify.claims.language.semantics says
+an operation is undefined (its condition fails on the whole ball): an undefined value makes the
+claim fail, decided. A ball on which the condition is not settled gives NaN instead: undecided.
 Two sides that are the very same leaf object (z(1) < z(1); a tie aliased by the caller) are equal
 exactly: their margin is exactly 0.
 """
 import functools
+from fractions import Fraction
 
 import flint
 
 from verify.claims.language.outcome import Outcome, undefined_outcome
+from verify.claims.language.semantics import NONNEG, NONZERO, item_index
 from verify.numerics.precision import to_arb
 
 LOG_LIMIT = 2**50  # |ln x| beyond which x is held as Huge(sign, ln|x|): arb exponents go far beyond it
@@ -44,6 +46,10 @@ def _known_sign(x):
     return 0 if x == 0 else None
 
 
+def _as_ball(value):
+    return value if isinstance(value, flint.arb) else to_arb(value)
+
+
 def _log_abs(x):
     return x.log if isinstance(x, Huge) else abs(x).log()
 
@@ -56,10 +62,28 @@ def _from_log(sign, log):
 
 
 class Balls:
-    """The tree walk's arithmetic on balls (see the module docstring)."""
+    """The ball algebra of verify.claims.language.semantics: the definedness conditions it is asked to
+    `require` are decided on the balls' signs; an operation is only applied where its condition holds.
+    `at(point)` binds the leaves (names, items) to one example."""
 
-    def leaf(self, value, rel_err=0):
-        return value if isinstance(value, flint.arb) else to_arb(value)
+    def __init__(self, point=None):
+        self.point = point
+
+    def at(self, point):
+        return Balls(point)
+
+    # ------------------------------------------------ leaves
+    def leaf(self, node):
+        from verify.claims.language.syntax import IndexValue, Item
+
+        point = self.point
+        if isinstance(node, IndexValue):
+            return flint.arb(node.index.at(point.n))
+        if isinstance(node, Item):
+            return _as_ball(point.get(node.name, item_index(node, point.n)))
+        if node.id == "n":
+            return flint.arb(point.n)
+        return _as_ball(point.get(node.id))
 
     def number(self, num):
         value = to_arb(num.mantissa)
@@ -67,10 +91,7 @@ class Balls:
             return value
         if abs(num.exp10) < 10**6:
             return value * flint.arb(10) ** num.exp10
-        return self.mul(value, _from_log(1, flint.arb(num.exp10) * flint.arb(10).log()))
-
-    def integer(self, value):
-        return flint.arb(value)
+        return self.arithmetic("*", value, _from_log(1, flint.arb(num.exp10) * flint.arb(10).log()))
 
     def exact(self, fraction):
         """An exact rational as a ball; equal rationals give the very same ball (so they compare equal exactly)."""
@@ -79,14 +100,36 @@ class Balls:
     def constant(self, name):
         return flint.arb.pi() if name == "pi" else flint.arb(1).exp()
 
+    # ------------------------------------------------ definedness
+    def require(self, kind, x):
+        """True where the condition holds on the whole ball, False where it fails on all of it, else None."""
+        if isinstance(x, Huge):
+            return x.sign != 0 if kind == NONZERO else x.sign > 0
+        if kind == NONZERO:
+            return True if (x > 0 or x < 0) else False if x == 0 else None
+        if kind == NONNEG:
+            return True if x >= 0 else False if x < 0 else None
+        return True if x > 0 else False if x <= 0 else None
+
+    def undefined(self):
+        return UNDEFINED
+
+    def unknown(self):
+        return NAN
+
+    def is_undefined(self, value):
+        return value is UNDEFINED
+
+    # ------------------------------------------------ operations (each applied where it is defined)
     def neg(self, a):
-        if a is UNDEFINED:
-            return a
         return Huge(-a.sign, a.log) if isinstance(a, Huge) else -a
 
-    def add(self, a, b):
-        if a is UNDEFINED or b is UNDEFINED:
-            return UNDEFINED
+    def arithmetic(self, op, a, b):
+        if op == "-":
+            return self._add(a, self.neg(b))
+        return self._add(a, b) if op == "+" else self._mul(a, b)
+
+    def _add(self, a, b):
         if not isinstance(a, Huge) and not isinstance(b, Huge):
             return a + b
         if not isinstance(a, Huge):
@@ -112,9 +155,7 @@ class Balls:
         change = (1 + ratio).log() if big.sign == small.sign else (1 - ratio).log()
         return Huge(big.sign, big.log + change)
 
-    def mul(self, a, b):
-        if a is UNDEFINED or b is UNDEFINED:
-            return UNDEFINED
+    def _mul(self, a, b):
         if not isinstance(a, Huge) and not isinstance(b, Huge):
             return a * b
         signs = (_known_sign(a), _known_sign(b))
@@ -124,28 +165,27 @@ class Balls:
             return NAN
         return _from_log(signs[0] * signs[1], _log_abs(a) + _log_abs(b))
 
-    def div(self, a, b):
-        if a is UNDEFINED or b is UNDEFINED:
-            return UNDEFINED
-        sign = _known_sign(b)
-        if sign == 0:
-            return UNDEFINED
-        if sign is None:
-            return NAN
+    def divide(self, a, b, guard=True):
         if isinstance(b, Huge):
-            return self.mul(a, Huge(b.sign, -b.log))
+            return self._mul(a, Huge(b.sign, -b.log))
         if isinstance(a, Huge):
-            return self.mul(a, 1 / b)
+            return self._mul(a, 1 / b)
         return a / b
 
-    def power_int(self, a, k):
-        if a is UNDEFINED:
-            return a
+    def power(self, a, p, guard=True):
+        """a ** p for an exact rational p, where the table says it is defined."""
+        if p.denominator == 1:
+            return self._power_int(a, int(p))
+        if p == Fraction(1, 2):
+            return Huge(1, a.log / 2) if isinstance(a, Huge) else a.sqrt()
+        return self._power_real(a, to_arb(p))
+
+    def _power_int(self, a, k):
+        if k == 0:
+            return flint.arb(1)
         sign = _known_sign(a)
         if sign == 0:
-            return flint.arb(1) if k == 0 else flint.arb(0) if k > 0 else UNDEFINED
-        if k == 0:
-            return flint.arb(1) if sign is not None else NAN
+            return flint.arb(0)
         if sign is None:
             return a**k if abs(k) <= 64 and not isinstance(a, Huge) else NAN
         log = _log_abs(a) * k
@@ -154,65 +194,54 @@ class Balls:
             return a**k
         return _from_log(result_sign, log)
 
-    def power(self, a, b):
-        if a is UNDEFINED or b is UNDEFINED:
-            return UNDEFINED
-        if isinstance(b, flint.arb) and b.is_exact() and b.is_integer() and abs(b.mid()) < 2**62:
-            return self.power_int(a, int(b.unique_fmpz()))
+    def _power_real(self, a, b):
+        """a ** b for a non-integer b, a ≥ 0 (a > 0 when b < 0)."""
         sign = _known_sign(a)
         if sign == 0:
-            b_sign = _known_sign(b)
-            return flint.arb(0) if b_sign == 1 else UNDEFINED if b_sign in (0, -1) else NAN
-        if sign == -1:
-            return UNDEFINED
-        if sign is None:
-            return NAN
-        log_b = b.log if isinstance(b, Huge) else None
-        if log_b is not None:
-            return NAN  # an exponent beyond any ball: a tower we do not build
+            return flint.arb(0)
+        if sign is None or isinstance(b, Huge):
+            return NAN  # a base whose ball touches 0, or an exponent beyond any ball: not built
         return _from_log(1, b * _log_abs(a))
 
-    def sqrt(self, a):
-        if a is UNDEFINED:
-            return a
+    def exponent_class(self, b, integer_valued=False):
+        """(is_integer, negative) of an exponent's value, or None when the ball does not settle it."""
+        if isinstance(b, Huge):
+            return (True, b.sign < 0) if integer_valued else None
+        if not b.is_finite():
+            return None
+        if integer_valued or (b.is_exact() and b.is_integer()):
+            return (True, True) if b < 0 else (True, False) if b > -1 else None
+        whole = b.floor()
+        if whole.is_exact() and b > whole and b < whole + 1:
+            return False, bool(b < 0)
+        return None
+
+    def power_of(self, a, b, is_integer, guard=True):
+        if not is_integer:
+            return self._power_real(a, b)
+        k = None if isinstance(b, Huge) else b.unique_fmpz()
+        if k is not None and abs(k) < 2**62:
+            return self._power_int(a, int(k))
         sign = _known_sign(a)
-        if sign == -1:
-            return UNDEFINED
-        if isinstance(a, Huge):
-            return Huge(1, a.log / 2)
-        return a.sqrt() if sign is not None else NAN
+        if isinstance(b, Huge) or sign is None or (sign < 0 and k is None):
+            return NAN  # a tower, a base whose ball touches 0, or an unknown parity
+        if sign == 0:
+            return flint.arb(0)
+        return _from_log(sign if sign > 0 or int(k) % 2 else 1, b * _log_abs(a))
 
-    def log(self, a):
-        if a is UNDEFINED:
-            return a
-        sign = _known_sign(a)
-        if sign in (0, -1):
-            return UNDEFINED
-        if sign is None:
-            return NAN
-        return _log_abs(a)
-
-    def exp(self, a):
-        if a is UNDEFINED:
-            return a
-        if isinstance(a, Huge):
-            return NAN if a.sign > 0 else flint.arb(0, 2.0**-1000)  # e^(−huge): positive and below any ball
-        return _from_log(1, a)
-
-    def abs(self, a):
-        if a is UNDEFINED:
-            return a
-        return Huge(1, a.log) if isinstance(a, Huge) else abs(a)
-
-    def least(self, items):
-        return self._extreme(items, -1)
-
-    def greatest(self, items):
-        return self._extreme(items, 1)
+    def call(self, name, args, guard=True):
+        a = args[0]
+        if name == "log":
+            return _log_abs(a)
+        if name == "exp":
+            if isinstance(a, Huge):
+                return NAN if a.sign > 0 else flint.arb(0, 2.0**-1000)  # e^(−huge): positive and below any ball
+            return _from_log(1, a)
+        if name == "abs":
+            return Huge(1, a.log) if isinstance(a, Huge) else abs(a)
+        return self._extreme(args, 1 if name == "max" else -1)
 
     def _extreme(self, items, direction):
-        if any(item is UNDEFINED for item in items):
-            return UNDEFINED
         if any(isinstance(item, Huge) for item in items):
             return NAN
         out = items[0]

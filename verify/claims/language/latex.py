@@ -8,10 +8,10 @@ from sympy.printing.latex import LatexPrinter
 
 from verify.claims.language.quantities import latex_name
 from verify.claims.language.syntax import And, BinOp, Compare, Neg, Num
-from verify.claims.language.text import _chained, _decimal, index_text
+from verify.claims.language.text import PRECEDENCE, _chained, _decimal, index_text
 
 RELATIONS = {"<": "<", "<=": r"\le", ">": ">", ">=": r"\ge", "==": "="}
-LEVEL = {"+": 1, "-": 1, "*": 2, "/": 3, "neg": 1, "**": 4, "atom": 5}
+LEVEL = dict(PRECEDENCE, **{"/": PRECEDENCE["atom"]})  # the text's one table; a \frac is an atom
 
 
 class ClaimLatexPrinter(LatexPrinter):
@@ -49,7 +49,7 @@ class ClaimLatexPrinter(LatexPrinter):
         return rf"\{call.name}\left({', '.join(args)}\right)"
 
     def _print_Neg(self, node):
-        return "-" + self._wrap(node.operand, LEVEL["*"])
+        return "-" + self._wrap(node.operand, LEVEL["neg"])
 
     def _print_BinOp(self, node):
         if node.op == "/":
@@ -107,7 +107,7 @@ def _plain_base(node):
 
 def _level(node):
     if isinstance(node, BinOp):
-        return LEVEL["atom"] if node.op == "/" else LEVEL[node.op]
+        return LEVEL[node.op]
     if isinstance(node, Neg) or (isinstance(node, Num) and node.mantissa < 0):
         return LEVEL["neg"]
     return LEVEL["atom"]

@@ -36,8 +36,10 @@ class Index:
         return self.const + self.n_coeff * n + (self.k_coeff * k if self.k_coeff else 0)
 
     def shifted(self, k_value):
-        """The index with k replaced by an Index (instantiating a fact's schema)."""
-        return Index(self.const + self.k_coeff * k_value.const, self.n_coeff + self.k_coeff * k_value.n_coeff)
+        """The index with k replaced by an Index (instantiating a fact's schema); k_value may itself read a
+        claim's k (a schema instantiated at a symbolic index k + c)."""
+        return Index(self.const + self.k_coeff * k_value.const, self.n_coeff + self.k_coeff * k_value.n_coeff,
+                     self.k_coeff * k_value.k_coeff)
 
 
 @dataclass(frozen=True)

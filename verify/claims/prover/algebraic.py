@@ -10,188 +10,28 @@ comparisons (its conjuncts; a `forall` at one n, its instances; max, min and abs
 log through their monotonicity, unfolded) are the goals, each a rational function N/D with its
 denominator's factors kept apart.
 
-`to_ratio` is the one place a claim-language tree is read as arithmetic here; anything that is not a
-rational function of the quantities (sqrt, log, exp, π, a power with a non-integer exponent) is
-refused. The identities themselves and their exact check: verify.claims.prover.algebraic_check; the
+The trees become rational functions through verify.claims.prover.algebraic_ratio (the language's one
+fold). The identities themselves and their exact check: verify.claims.prover.algebraic_check; the
 search: verify.claims.prover.algebraic_search; LaTeX: verify.claims.prover.algebraic_latex.
 """
 from dataclasses import dataclass
 from fractions import Fraction
 
-from sympy import QQ
-from sympy.polys.rings import ring
-
 from verify.claims.language.quantities import canonical
-from verify.claims.language.syntax import And, BinOp, Call, Compare, ForAll, Index, IndexValue, Item, Name, Neg, Num, walk
+from verify.claims.language.syntax import And, BinOp, Call, Compare, ForAll, Index, Item, Name, Neg, Num, walk
 from verify.claims.language.text import instantiate
-from verify.claims.prover.smt import index_at, instances, variable
-
-MAX_POWER = 8  # x**k is expanded for |k| up to this
-MAX_SUBSTITUTION_DEPTH = 8
-
-
-class NotPolynomial(Exception):
-    """The tree is not a rational function of the piece's quantities (sqrt, log, min, π, …)."""
-
-
-# ---------------------------------------------------------------- rational functions with factored denominators
-
-
-@dataclass(frozen=True)
-class Ratio:
-    """num / Π factor**power, the factors kept apart (a denominator's sign is argued factor by factor)."""
-
-    num: object
-    den: tuple = ()  # ((factor polynomial, power), ...)
-
-    def _over(self, den):
-        """The numerator over a common denominator `den` (a dict factor -> power, containing self.den)."""
-        num = self.num
-        mine = dict(self.den)
-        for factor, power in den.items():
-            num = num * factor ** (power - mine.get(factor, 0))
-        return num
-
-    def __add__(self, other):
-        den = dict(self.den)
-        for factor, power in other.den:
-            den[factor] = max(den.get(factor, 0), power)
-        return Ratio(self._over(den) + other._over(den), _sorted(den))
-
-    def __neg__(self):
-        return Ratio(-self.num, self.den)
-
-    def __mul__(self, other):
-        den = dict(self.den)
-        for factor, power in other.den:
-            den[factor] = den.get(factor, 0) + power
-        return Ratio(self.num * other.num, _sorted(den))
-
-    def inverse(self):
-        if not self.num:
-            raise NotPolynomial("a division by zero")
-        ring_ = self.num.ring
-        num = ring_.one
-        for factor, power in self.den:
-            num = num * factor ** power
-        constant, factors = _split(self.num)
-        return Ratio(num * ring_(1 / constant), _sorted(factors))
-
-
-def _sorted(den):
-    return tuple(sorted(((f, p) for f, p in den.items() if p), key=lambda fp: str(fp[0])))
-
-
-def _split(poly):
-    """(constant, {factor: power}): a monomial's constant and its quantities; any other polynomial, whole,
-    divided by its leading coefficient (which goes to the constant)."""
-    if len(poly) == 1:
-        (monom, coeff), = poly.items()
-        factors = {}
-        for gen, power in zip(poly.ring.gens, monom):
-            if power:
-                factors[gen] = power
-        return coeff, factors
-    lead = poly.LC
-    return lead, {poly * poly.ring(1 / lead): 1}
-
-
-# ---------------------------------------------------------------- the one conversion: claim-language tree -> Ratio
-
-
-class Space:
-    """The polynomial ring of one piece: its quantities (named as in the SMT query), the substitutions
-    (quantity name -> tree), and the tree of each quantity (to print it)."""
-
-    def __init__(self, piece, names, substitutions=None, trees=None):
-        self.piece = piece
-        self.names = tuple(sorted(names))
-        self.trees = {name: (trees or {}).get(name, Name(name)) for name in self.names}
-        self.ring, *gens = ring(self.names or ("n",), QQ)
-        self.gens = dict(zip(self.names, gens))
-        self.substitutions = dict(substitutions or {})
-
-    def const(self, value):
-        value = Fraction(value)
-        return Ratio(self.ring(QQ(value.numerator, value.denominator)))
-
-    def var(self, name):
-        if name not in self.gens:
-            raise NotPolynomial(f"{name} is not a quantity of this piece")
-        return Ratio(self.gens[name])
-
-
-def quantity_name(node, piece):
-    """The SMT name of a leaf (z_max → z_1), None for anything that is not a quantity."""
-    node = canonical(node)
-    if isinstance(node, Item):
-        return variable(node.name, index_at(node.index, piece))
-    if isinstance(node, Name) and node.id not in ("pi", "e") and not (node.id == "n" and piece.n is not None):
-        return node.id
-    return None
-
-
-def to_ratio(node, space, depth=0):
-    """A claim-language expression as a Ratio over the piece's ring, substitutions made; NotPolynomial
-    for anything else. (The one place the language's arithmetic meaning is read here.)"""
-    node = canonical(node)
-    if isinstance(node, Num):
-        value = node.exact(40)
-        if value is None:
-            raise NotPolynomial("a number beyond 10^±40")
-        return space.const(value)
-    if isinstance(node, (Name, Item)):
-        name = quantity_name(node, space.piece)
-        if name is None:
-            if isinstance(node, Name) and node.id == "n":
-                return space.const(space.piece.n)
-            raise NotPolynomial(f"{getattr(node, 'id', node)} is not a polynomial quantity")
-        if name in space.substitutions:
-            if depth >= MAX_SUBSTITUTION_DEPTH:
-                raise NotPolynomial("substitutions nest too deeply")
-            return to_ratio(space.substitutions[name], space, depth + 1)
-        return space.var(name)
-    if isinstance(node, IndexValue):
-        at = index_at(node.index, space.piece)
-        if isinstance(at, int):
-            return space.const(at)
-        return space.var("n") * space.const(at[0]) + space.const(at[1])
-    if isinstance(node, Neg):
-        return -to_ratio(node.operand, space, depth)
-    if isinstance(node, BinOp):
-        return _binary(node, space, depth)
-    raise NotPolynomial(f"{type(node).__name__} is not polynomial")
-
-
-def _binary(node, space, depth):
-    left = to_ratio(node.left, space, depth)
-    if node.op == "**":
-        exponent = to_ratio(node.right, space, depth)
-        if exponent.den or not exponent.num.is_ground or exponent.num.LC.denominator != 1 or \
-                abs(int(exponent.num.LC)) > MAX_POWER:
-            raise NotPolynomial("a power whose exponent is not a small integer")
-        k = int(exponent.num.LC) if exponent.num else 0
-        base = left if k >= 0 else left.inverse()
-        out = space.const(1)
-        for _ in range(abs(k)):
-            out = out * base
-        return out
-    right = to_ratio(node.right, space, depth)
-    if node.op == "+":
-        return left + right
-    if node.op == "-":
-        return left + -right
-    if node.op == "*":
-        return left * right
-    return left * right.inverse()
+from verify.claims.prover.algebraic_ratio import (MAX_SUBSTITUTION_DEPTH, NotPolynomial, Space, index_ratio, quantity_name,
+                                                  to_ratio)
+from verify.claims.prover.pieces import index_at
+from verify.claims.prover.smt import instances
 
 
 # ---------------------------------------------------------------- atoms, hypotheses, goals of a piece
 
 
 def atoms(tree, piece):
-    """The atomic comparisons of a claim part (its conjuncts; a forall at one n, each instance); None when
-    it has `or` or `not`."""
+    """The atomic comparisons of a claim part (its conjuncts; a forall at one n, each instance; on the generic
+    piece, its body at the symbolic k); None when it has `or` or `not`."""
     if isinstance(tree, Compare):
         return _unfolded(tree)
     if isinstance(tree, And):
@@ -200,6 +40,15 @@ def atoms(tree, piece):
     if isinstance(tree, ForAll) and piece.n is not None:
         parts = [atoms(instantiate(tree.part, Index(k)), piece) for k in range(tree.lo.at(piece.n), tree.hi.at(piece.n) + 1)]
         return None if any(p is None for p in parts) else [a for p in parts for a in p]
+    if isinstance(tree, ForAll) and not isinstance(tree.part, ForAll):
+        return atoms(tree.part, piece)
+    return None
+
+
+def k_range(part, piece):
+    """The range (lo, hi) of a claim's symbolic k on the generic piece (index keys), else None."""
+    if isinstance(part, ForAll) and piece.n is None:
+        return index_at(part.lo, piece), index_at(part.hi, piece)
     return None
 
 
@@ -262,21 +111,37 @@ def _read(tree, piece, items):
             items.setdefault(node.name, set()).add(index_at(node.index, piece))
 
 
-def fact_atoms(facts, piece, claim_atoms):
-    """(label, Compare) of every cited fact's instance at the piece, in the SMT query's order and naming."""
-    items = {}
+SCHEMA_ROUNDS = 4  # as the SMT query: schemas again at the indices other instances add
+
+
+def fact_atoms(facts, piece, claim_atoms, k_span=None):
+    """(label, Compare) of every cited fact's instance at the piece, as the SMT query takes them: plain facts,
+    then schemas at every index read (closed under the indices their instances add), then order pairs."""
+    items, out, done = {}, [], {f.id: [] for f in facts}
     for atom in claim_atoms:
         _read(atom, piece, items)
-    ordered = [f for f in facts if not f.order and not isinstance(f.tree, ForAll)] + \
-              [f for f in facts if not f.order and isinstance(f.tree, ForAll)] + [f for f in facts if f.order]
-    out = []
-    for fact in ordered:
-        for number, instance in enumerate(instances(fact, items, piece), 1):
+    schemas = [f for f in facts if not f.order and isinstance(f.tree, ForAll)]
+    _add([f for f in facts if not f.order and not isinstance(f.tree, ForAll)], piece, items, done, out, k_span)
+    for _ in range(SCHEMA_ROUNDS):
+        if not _add(schemas, piece, items, done, out, k_span):
+            break
+    _add([f for f in facts if f.order], piece, items, done, out, k_span)
+    return out
+
+
+def _add(facts, piece, items, done, out, k_span):
+    """The facts' instances not yet taken, labelled `<fact id>.i<k>[.<atom>]`; whether there were any."""
+    added = False
+    for fact in facts:
+        fresh = [i for i in instances(fact, items, piece, k_span) if i not in done[fact.id]]
+        for instance in fresh:
+            done[fact.id].append(instance)
             _read(instance, piece, items)
             parts = atoms(instance, piece) or []
-            for j, part in enumerate(parts, 1):
-                out.append((f"{fact.id}.i{number}" + (f".{j}" if len(parts) > 1 else ""), part))
-    return out
+            label = f"{fact.id}.i{len(done[fact.id])}"
+            out += [(label + (f".{j}" if len(parts) > 1 else ""), part) for j, part in enumerate(parts, 1)]
+            added = True
+    return added
 
 
 def slack(compare):
@@ -309,10 +174,10 @@ class Setting:
 def setting(part, piece, facts, substitute=True):
     """The Setting of one claim part at one piece from the cited facts, or None when it is not polynomial. With
     substitute=False every cited equality stays a hypothesis (its slack = 0), multiplied by any polynomial."""
-    claim_atoms = atoms(part, piece)
-    if claim_atoms is None:
-        return None
-    labelled = fact_atoms(facts, piece, claim_atoms)
+    claim_atoms, k_span = atoms(part, piece), k_range(part, piece)
+    if claim_atoms is None or (k_span is None and piece.n is None and any(isinstance(x, ForAll) for x in walk(part))):
+        return None  # a symbolic k only for a claim that is one `forall` on the generic piece
+    labelled = fact_atoms(facts, piece, claim_atoms, k_span)
     trees = {}
     for tree in claim_atoms + [c for _, c in labelled]:
         for node in walk(tree):
@@ -321,6 +186,8 @@ def setting(part, piece, facts, substitute=True):
                 trees[name] = canonical(node)
     if piece.n is None:
         trees["n"] = Name("n")
+    if k_span is not None:
+        trees["k"] = Name("k")
     substitutions, used = _substitutions(labelled, piece) if substitute else ({}, [])
     space = Space(piece, set(trees), substitutions, trees)
     try:
@@ -330,6 +197,9 @@ def setting(part, piece, facts, substitute=True):
     hypotheses = [Hypothesis("domain", space.var("n").num - space.ring(piece.lo), ">=")] if piece.n is None else []
     if piece.n is None and piece.hi != float("inf"):
         hypotheses.append(Hypothesis("domain.upper", space.ring(int(piece.hi)) - space.var("n").num, ">="))
+    if k_span is not None:  # lo ≤ k ≤ hi
+        k, (lo, hi) = space.var("k"), (index_ratio(at, space) for at in k_span)
+        hypotheses += [Hypothesis("k.lower", (k + -lo).num, ">="), Hypothesis("k.upper", (hi + -k).num, ">=")]
     for label, compare in labelled:
         if label not in used:
             hypothesis = _hypothesis(label, compare, space)

@@ -6,16 +6,18 @@ n range and every part of the claim the facts that piece cites and its SMT-LIB2 
 solvers' versions. `check` accepts it only when every lemma is the package's fact with the same text
 and applies on its piece, the pieces are exactly those the claim's domain cuts into, every query is
 rebuilt identically from the claim text, the piece and its lemmas, and the piece is proved again: by
-its algebraic certificate (verify.claims.prover.algebraic: an identity expanded exactly over QQ, no
-solver involved) when it stores one, else by Z3 and cvc5 both answering unsat. A proof of the claim's
-negation ("disproved") also stores a concrete case in its domain.
+its algebraic certificate (verify.claims.prover.algebraic_check: an identity expanded exactly over QQ,
+no solver involved) when it stores one, else by Z3 and cvc5 both answering unsat. A proof of the
+claim's negation ("disproved") also stores a concrete case in its domain, where `check` decides the
+claim with balls: it must fail there.
 """
 from verify.claims.cases import parse_case
 from verify.claims.certificate_files import FORMAT, exact_keys
 from verify.claims.certified import certified_claim, in_domain
 from verify.claims.prover import facts as library
 from verify.claims.prover.prove import conjuncts, facts_for
-from verify.claims.prover.smt import NotEncodable, build_query, pieces
+from verify.claims.prover.pieces import NotEncodable, pieces
+from verify.claims.prover.smt import build_query
 from verify.claims.prover.solvers import run_cvc5, run_z3, versions
 from verify.claims.results import CheckResult
 from verify.errors import InputError
@@ -56,7 +58,11 @@ def check_proof_certificate(data, where, claims_file=None):
     if verdict == "disproved":
         if data["inputs"] is None:
             raise InputError(f"{where} proves the claim false but holds no case; a disproof stores one in its domain")
-        in_domain(parse_case(data["inputs"], where=f"{where} inputs"), claim, where)
+        case = parse_case(data["inputs"], where=f"{where} inputs")
+        in_domain(case, claim, where)
+        problem = witness_problem(tree, case)
+        if problem:
+            return CheckResult(False, problem, 0)
     parts = conjuncts(tree) if verdict == "proved" else [tree]
     try:
         expected = [(piece, number) for piece in pieces(tree, claim.n_range) for number in range(len(parts))]
@@ -71,21 +77,41 @@ def check_proof_certificate(data, where, claims_file=None):
         if isinstance(result, CheckResult):
             return result
         algebraic += result == ALGEBRAIC
-    return CheckResult(True, _confirmed(len(stored), algebraic, len(data["lemmas"]), verdict), 0)
+    witness = "; the balls show it fails at its stored case" if verdict == "disproved" else ""
+    return CheckResult(True, _confirmed(len(stored), algebraic, len(data["lemmas"]), data["solvers"], verdict) + witness, 0)
 
 
 ALGEBRAIC = "algebraic identity"
 
 
-def _confirmed(count, algebraic, lemmas, verdict):
-    """What `check` confirmed: identities checked exactly, and (for the other pieces) the solvers' answers."""
+def _confirmed(count, algebraic, lemmas, named, verdict):
+    """What `check` confirmed: identities checked exactly, and (for the other pieces) the solvers' answers now,
+    with the versions the certificate names when they differ."""
     said = f"{count} quer{'y' if count == 1 else 'ies'} rebuilt from the claim and {lemmas} cited facts; "
     if algebraic:
         said += f"{algebraic} piece(s) proved by an algebraic identity that holds exactly over QQ; "
     if algebraic < count:
         solvers = versions()
-        said += f"Z3 {solvers['z3']} and cvc5 {solvers['cvc5']} both answer unsat on the other {count - algebraic}; "
+        named = named if isinstance(named, dict) else {}
+        recorded = "" if named == solvers else (f" (the certificate names Z3 {str(named.get('z3'))[:20]} and cvc5 "
+                                               f"{str(named.get('cvc5'))[:20]})")
+        said += f"Z3 {solvers['z3']} and cvc5 {solvers['cvc5']} both answer unsat now on the other {count - algebraic}" \
+                f"{recorded}; "
     return said + f"the claim is {verdict} on its domain"
+
+
+def witness_problem(tree, case, dps=30):
+    """None when the balls show the claim fails at a disproof's stored case, else why not (a claim proved
+    false everywhere must fail at every case of its domain, this one included)."""
+    from verify.claims.counterexample import decide_rigorously
+    from verify.claims.language.outcome import FAILS
+
+    outcome, _, _ = decide_rigorously(tree, case, dps)
+    if outcome.status == FAILS:
+        return None
+    if outcome.decided:
+        return "the claim holds rigorously at the disproof's own case, so it is not false everywhere"
+    return "the balls could not show the claim fails at the disproof's own case"
 
 
 def _lemmas_problem(lemmas):

@@ -56,7 +56,7 @@ def _log_coefficients(values, n):
     for name, value in values.items():
         if not name.startswith("z_") or not value > 0:
             continue
-        index = _index(name[2:], n)
+        index = _index(name[2:], n, values.get("k"))
         if index is not None and 1 <= index <= n:
             known[index] = _log_fraction(Fraction(value))
     if not known:
@@ -82,14 +82,19 @@ def _log_fraction(value):
     return math.log(value.numerator) - math.log(value.denominator)
 
 
-def _index(suffix, n):
-    """The index of a model name's suffix: "3", "n", "n_m1" (n − 1), "n_p2"."""
+def _index(suffix, n, k=None):
+    """The index of a model name's suffix: "3", "n", "n_m1" (n − 1), "n_p2"; "k", "k_p1" at the model's k
+    (a claim for every k), rounded to an integer."""
     if suffix.isdigit():
         return int(suffix)
-    if suffix == "n":
-        return n
-    if suffix.startswith("n_m") and suffix[3:].isdigit():
-        return n - int(suffix[3:])
+    stem, _, shift = suffix.partition("_")
+    base = n if stem == "n" else round(float(k)) if stem == "k" and k is not None else None
+    if base is None:
+        return None
+    if not shift:
+        return base
+    if shift[:1] in "mp" and shift[1:].isdigit():
+        return base - int(shift[1:]) if shift[0] == "m" else base + int(shift[1:])
     return None
 
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from verify.claims.language.syntax import And
 from verify.claims.language.text import to_text
 from verify.claims.prover import facts as library
-from verify.claims.prover.smt import NotEncodable, build_query, pieces
+from verify.claims.prover.pieces import NotEncodable, pieces
+from verify.claims.prover.smt import build_query
 from verify.claims.prover.solvers import run_cvc5, run_z3, versions, z3_context
 
 SHRINK_STEPS = 300_000  # Z3's resource limit when trying a smaller set of facts (about 0.1 s)
@@ -108,7 +109,7 @@ def prove_piece(tree, piece, family, negate=True):
     first = run_z3(full.text, want_model=negate)
     if first.result != "unsat":
         reason = "the facts allow a counterexample (a model of them and the negated claim)" if first.result == "sat" \
-            else "Z3 found no proof within its resource limit"
+            else first.limit_text
         return reason, (_hint(first.model, piece) if first.model else None)
     proved = {}  # query text -> Z3's unsat answer during the shrinking (unsat within fewer steps is unsat)
     used = shrink(tree, piece, available, _lemma_ids(first.core, full), negate, proved)

@@ -1,123 +1,32 @@
 """A claim and cited facts as one SMT-LIB2 query over the reals, for one piece of the n range.
 
 Quantities become real unknowns (an indexed quantity one unknown per index the query reads; extreme
-names are items: z_max is z(1)). Index expressions collide at small n (z(n−1) is z(1) at n = 2), so
-the n range is cut into pieces: each small n on its own (indices are integers there), and one
-generic piece n ≥ N0 where every index the query reads is distinct and their order is fixed.
-Encoding is exact: a quotient is a fresh unknown q with q·divisor = dividend, its divisor ≠ 0 among
-the claim's definedness conditions; abs, min, max are if-then-else; sqrt and rational powers are fresh unknowns defined by
-polynomial identities; log and exp are uninterpreted functions constrained only by true statements
-(monotonicity, log x ≤ x − 1, e^x ≥ 1 + x, log 1 = 0, e^0 = 1); π and e lie between rational bounds.
-What cannot be encoded faithfully (a number beyond 10^±1000, a power tower) raises NotEncodable.
-The query asserts the facts and `not (defined and claim)`: unsat means the facts imply the claim.
+names are items: z_max is z(1)), at one piece of the n range (verify.claims.prover.pieces).
+Terms are the SMT algebra of the one semantics (verify.claims.language.semantics): each definedness
+condition the fold asks for joins the claim's conditions and guards the definition of the operation's
+fresh unknown, so a definition never constrains a point where its operation is undefined. A quotient
+is a fresh q with q·divisor = dividend (where divisor ≠ 0); a rational power a fresh y ≥ 0 with a
+polynomial identity; abs, min, max a fresh m bounded by each argument and equal to one; log and exp
+uninterpreted functions constrained only by true statements (monotonicity, log x ≤ x − 1,
+e^x ≥ 1 + x, log 1 = 0, e^0 = 1); π and e lie between rational bounds. What cannot be encoded
+faithfully (a number beyond 10^±1000, a power tower, an exponent that is not a constant) raises
+NotEncodable. The query asserts the facts and `not (defined and claim)`, "undefined or failing":
+unsat means the facts imply the claim; asserting `defined and claim` instead, unsat disproves it.
 """
 import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from verify.claims.language.evaluate import constant, integer_literal
-from verify.claims.language.quantities import canonical
-from verify.claims.language.syntax import (And, BinOp, Call, Compare, ForAll, Index, IndexValue, Item, Name, Neg, Not,
-                                           Num, Or, walk)
+from verify.claims.language.semantics import NONNEG, NONZERO, POSITIVE, interpret
+from verify.claims.language.syntax import And, Compare, ForAll, Index, IndexValue, Item, Not, Or
 from verify.claims.language.text import instantiate
+from verify.claims.prover.pieces import NotEncodable, index_at, index_node, k_extremes, symbolic, valid, variable
 
 MAX_POWER = 16  # x**k is expanded into k products up to this |k|
-MAX_FORALL_PIECES = 16  # a claim for every k is proved at each n of a range of at most this many values
 MAX_EXPONENT = 1000  # numbers up to 10^±1000 are encoded exactly
 BOUNDS = {"pi": (Fraction(314159265358979, 10**14), Fraction(314159265358980, 10**14)),
           "e": (Fraction(271828182845904, 10**14), Fraction(271828182845905, 10**14))}
 RELATIONS = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "="}
-
-
-class NotEncodable(Exception):
-    """The claim cannot be stated exactly in nonlinear real arithmetic (the reason is the message)."""
-
-
-@dataclass(frozen=True)
-class Piece:
-    """A part of the n range: one n (`n` an int), or every n in lo..hi (hi may be math.inf) at once."""
-
-    n: int = None
-    lo: int = None
-    hi: object = None
-
-    @property
-    def label(self):
-        if self.n is not None:
-            return f"n = {self.n}"
-        return f"n ≥ {self.lo}" if self.hi == math.inf else f"{self.lo} ≤ n ≤ {self.hi}"
-
-    def as_data(self):
-        return {"n": self.n} if self.n is not None else {"n": [self.lo, None if self.hi == math.inf else self.hi]}
-
-
-def pieces(tree, n_range):
-    """The pieces of n_range: each n below the generic threshold alone, then the generic rest. A claim for
-    every k is a finite conjunction at each n, and is proved one n at a time on a bounded range."""
-    lo, hi = n_range
-    if isinstance(tree, ForAll):
-        if hi == math.inf or hi - lo + 1 > MAX_FORALL_PIECES:
-            raise NotEncodable(f"a claim for every k is proved one n at a time, on at most {MAX_FORALL_PIECES} values "
-                               f"of n; its range is {lo}..{'∞' if hi == math.inf else hi}")
-        return [Piece(n=n) for n in range(lo, int(hi) + 1)]
-    threshold = generic_threshold(tree)
-    out = [Piece(n=n) for n in range(lo, int(min(hi, threshold - 1)) + 1)]
-    if hi >= threshold:
-        out.append(Piece(lo=max(lo, threshold), hi=hi))
-    return out
-
-
-def generic_threshold(tree):
-    """The least n from which every index the claim reads, and the facts add (one step of k + 1, and the
-    extremes 1, 2, n − 1, n), keeps its order: each constant index at most each index n − c. Indices may
-    coincide there (z(2) is z(n − 1) at n = 3): the generic piece then holds two unknowns for one value,
-    and every fact it asserts about them is still true, so a proof there is still a proof."""
-    constants, offsets = {1, 2}, {0, -1}
-    for node in walk(tree):
-        node = canonical(node)
-        if isinstance(node, Item):
-            if node.index.n_coeff:
-                offsets.add(node.index.const)
-            else:
-                constants |= {node.index.const, node.index.const + 1}
-    return max(max(constants) - min(offsets), 2)
-
-
-# ---------------------------------------------------------------- index arithmetic at a piece
-
-
-def index_at(index, piece):
-    """An index at a piece: an int at one n; a pair (n_coeff, const) on the generic piece (order: lexicographic)."""
-    if piece.n is not None:
-        return index.at(piece.n)
-    return (index.n_coeff, index.const)
-
-
-def last_index(series, piece):
-    from verify.claims.language.quantities import INDEXED
-
-    return index_at(INDEXED[series].last, piece)
-
-
-def valid(series, key, piece):
-    low = 1 if piece.n is not None else (0, 1)
-    return low <= key <= last_index(series, piece)
-
-
-def index_node(key):
-    """An Index back from a key (to instantiate a schema at it)."""
-    return Index(key) if isinstance(key, int) else Index(key[1], key[0])
-
-
-def variable(series, key):
-    """The SMT name of an indexed quantity's entry: z_1, z_n, z_n_m1, j_2, lam_n_m1."""
-    prefix = {"lambda": "lam"}.get(series, series)
-    if isinstance(key, int):
-        return f"{prefix}_{key}"
-    n_coeff, const = key
-    if not n_coeff:
-        return f"{prefix}_{const}"
-    return f"{prefix}_n" + ("" if const == 0 else f"_m{-const}" if const < 0 else f"_p{const}")
 
 
 # ---------------------------------------------------------------- terms
@@ -136,6 +45,7 @@ class Encoder:
         self.defined = []  # conditions under which the current formula is defined
         self.quotients = {}  # (top, bottom) -> its fresh unknown
         self.fresh = 0
+        self.k_range = self.k_guard = None  # a claim for every k on the generic piece: its range, as keys and formula
 
     # ------------------------------------------------ formulas
     def formula(self, node):
@@ -150,42 +60,52 @@ class Encoder:
             low, high = node.lo.at(self.piece.n), node.hi.at(self.piece.n)
             parts = [self.formula(instantiate(node.part, Index(k))) for k in range(low, high + 1)]
             return f"(and {' '.join(parts)})" if len(parts) > 1 else (parts[0] if parts else "true")
+        if isinstance(node, ForAll):
+            return self.every_k(node)
         raise NotEncodable(f"{type(node).__name__} is not a formula")
 
-    # ------------------------------------------------ terms
+    def every_k(self, node):
+        """A claim for every k on the generic piece: its body at one symbolic k (an unknown, treated as real:
+        a counterexample's integer k satisfies every assertion, so unsat still proves the claim), with
+        lo ≤ k ≤ hi; `k_guard` is that range, under which the body and its definedness are claimed."""
+        if self.k_range is not None:
+            raise NotEncodable("a claim for every k inside another")
+        self.k_range = (index_at(node.lo, self.piece), index_at(node.hi, self.piece))
+        self.declare("k")
+        self.k_guard = f"(and (<= {self.integer(self.k_range[0])} k) (<= k {self.integer(self.k_range[1])}))"
+        return self.formula(node.part)
+
+    # ------------------------------------------------ terms: the algebra of verify.claims.language.semantics
     def term(self, node):
-        node = canonical(node)
-        exact = constant(node) if isinstance(node, (Num, BinOp, Neg)) else None
-        if exact is not None:
-            return literal(exact)
-        if isinstance(node, Num):
-            raise NotEncodable(f"the number {node.mantissa}e{node.exp10} is beyond 10^±{MAX_EXPONENT}")
-        if isinstance(node, Name):
-            return self.name(node.id)
+        return interpret(node, self)
+
+    def exact(self, value):
+        return literal(value)
+
+    def number(self, num):
+        raise NotEncodable(f"the number {num.mantissa}e{num.exp10} is beyond 10^±{MAX_EXPONENT}")
+
+    def constant(self, name):
+        low, high = BOUNDS[name]
+        self.declare(name)
+        self.axiom(f"(and (< {literal(low)} {name}) (< {name} {literal(high)}))")
+        return name
+
+    def leaf(self, node):
         if isinstance(node, Item):
             return self.item(node)
         if isinstance(node, IndexValue):
             return self.integer(index_at(node.index, self.piece))
-        if isinstance(node, Neg):
-            return f"(- {self.term(node.operand)})"
-        if isinstance(node, BinOp):
-            return self.binary(node)
-        return self.call(node)
-
-    def name(self, name):
-        if name == "n":
+        if node.id == "n":
             return self.integer((1, 0)) if self.piece.n is None else literal(Fraction(self.piece.n))
-        if name in BOUNDS:
-            low, high = BOUNDS[name]
-            self.declare(name)
-            self.axiom(f"(and (< {literal(low)} {name}) (< {name} {literal(high)}))")
-        else:
-            self.declare(name)
-        return name
+        self.declare(node.id)
+        return node.id
 
     def integer(self, key):
         if isinstance(key, int):
             return literal(Fraction(key))
+        if symbolic(key):
+            return "k" if key[1] == 0 else f"(+ k {literal(Fraction(key[1]))})"
         n_coeff, const = key
         self.declare("n")
         term = "n" if n_coeff == 1 else f"(* {literal(Fraction(n_coeff))} n)"
@@ -193,78 +113,95 @@ class Encoder:
 
     def item(self, node):
         key = index_at(node.index, self.piece)
-        if not valid(node.name, key, self.piece):
+        if symbolic(key) and self.k_range is None:
+            raise NotEncodable(f"{node.name}(k + {key[1]}) outside a claim for every k")
+        if not valid(node.name, key, self.piece, self.k_range):
             raise NotEncodable(f"{node.name}({key}) is out of range at {self.piece.label}")
         self.items.setdefault(node.name, set()).add(key)
         name = variable(node.name, key)
         self.declare(name)
         return name
 
-    def binary(self, node):
-        left = self.term(node.left)
-        if node.op == "**":
-            return self.power(node, left)
-        right = self.term(node.right)
-        if node.op == "/":
-            return self.quotient(left, right)
-        return f"({node.op} {left} {right})"
+    def require(self, kind, term):
+        """The definedness condition as a formula, among the claim's conditions; it guards the operation's definition."""
+        condition = {NONZERO: f"(not (= {term} 0.0))", NONNEG: f"(>= {term} 0.0)", POSITIVE: f"(> {term} 0.0)"}[kind]
+        self.defined.append(condition)
+        return condition
 
-    def quotient(self, top, bottom):
-        """top/bottom as a fresh unknown q with q·bottom = top (where bottom ≠ 0, a definedness condition):
-        products, not divisions, are what nonlinear arithmetic solvers handle best."""
-        if bottom.replace(".", "", 1).isdigit():
-            return f"(/ {top} {bottom})"  # a positive literal divisor: linear
+    def undefined(self):
+        """An operation undefined on its exact operand: the claim is undefined everywhere."""
+        self.defined.append("false")
+        return self.fresh_name("undefined")
+
+    def unknown(self):
+        raise NotEncodable("a power whose exponent is not a constant")
+
+    def is_undefined(self, term):
+        return False
+
+    def exponent_class(self, term, integer_valued):
+        raise NotEncodable("a power whose exponent is not a constant")
+
+    def neg(self, a):
+        return f"(- {a})"
+
+    def arithmetic(self, op, a, b):
+        return f"({op} {a} {b})"
+
+    def divide(self, top, bottom, guard):
+        """top/bottom as a fresh unknown q with q·bottom = top where the guard (bottom ≠ 0) holds: products, not
+        divisions, are what nonlinear arithmetic solvers handle best. A nonzero literal divisor is linear."""
+        if guard is True:
+            return f"(/ {top} {bottom})"
         key = ("/", top, bottom)
         if key not in self.quotients:
             q = self.fresh_name("q")
-            self.definitions.append((q, f"(=> (not (= {bottom} 0.0)) (= (* {q} {bottom}) {top}))"))
+            self.definitions.append((q, f"(=> {guard} (= (* {q} {bottom}) {top}))"))
             self.quotients[key] = q
-        self.defined.append(f"(not (= {bottom} 0.0))")
         return self.quotients[key]
 
-    def power(self, node, base):
-        k = integer_literal(node.right)
-        if k is not None and abs(k) <= MAX_POWER:
+    def power(self, base, p, guard):
+        """base ** p for an exact rational p: a product for an integer (its reciprocal for p < 0), else a root."""
+        if abs(p.numerator) > MAX_POWER or p.denominator > 4:
+            raise NotEncodable(f"the power {p} is beyond the encoding (|numerator| ≤ {MAX_POWER}, denominator ≤ 4)")
+        if p.denominator == 1:
+            k = int(p)
             if k == 0:
                 return "1.0"
             product = base if abs(k) == 1 else f"(* {' '.join([base] * abs(k))})"
-            if k > 0:
-                return product
-            return self.quotient("1.0", product)
-        exponent = constant(node.right)
-        if exponent is None or exponent.denominator > 4 or abs(exponent.numerator) > MAX_POWER:
-            raise NotEncodable("a power whose exponent is not a small rational number")
-        return self.root(base, exponent)
+            return product if k > 0 else self.divide("1.0", product, guard)
+        return self.root(base, p, guard)
 
-    def root(self, base, exponent):
-        """base^(p/q) as a fresh unknown y > 0 with y^q = base^p (base > 0; for p > 0, base = 0 gives 0)."""
+    def root(self, base, exponent, guard):
+        """base^(p/q) as a fresh unknown y ≥ 0 with y^q = base^p (y^q·base^|p| = 1 for p < 0), defined where the
+        guard holds (base ≥ 0; base > 0 for p < 0): nothing is asserted of y elsewhere."""
         p, q = exponent.numerator, exponent.denominator
         y = self.fresh_name("root")
-        self.defined.append(f"(> {base} 0.0)" if p < 0 else f"(>= {base} 0.0)")
-        lhs = f"(* {' '.join([y] * q)})" if q > 1 else y
+        lhs = f"(* {' '.join([y] * q)})"
         rhs = f"(* {' '.join([base] * abs(p))})" if abs(p) > 1 else base
         equation = f"(= {lhs} {rhs})" if p > 0 else f"(= (* {lhs} {rhs}) 1.0)"
-        self.definitions.append((y, f"(=> (>= {base} 0.0) (and (>= {y} 0.0) {equation}))"))
+        body = f"(and (>= {y} 0.0) {equation})"
+        self.definitions.append((y, body if guard is True else f"(=> {guard} {body})"))
         return y
 
-    def call(self, node):
-        args = [self.term(a) for a in node.args]
-        if node.name == "abs":
-            return f"(ite (>= {args[0]} 0.0) {args[0]} (- {args[0]}))"
-        if node.name in ("min", "max"):
-            out = args[0]
-            for arg in args[1:]:
-                keep = "<=" if node.name == "min" else ">="
-                out = f"(ite ({keep} {out} {arg}) {out} {arg})"
-            return out
-        if node.name == "sqrt":
-            return self.root(args[0], Fraction(1, 2))
-        if node.name == "log":
-            self.defined.append(f"(> {args[0]} 0.0)")
-        self.functions.setdefault(node.name, [])
-        if args[0] not in self.functions[node.name]:
-            self.functions[node.name].append(args[0])
-        return f"({node.name}_ {args[0]})"
+    def call(self, name, args, guard):
+        if name in ("abs", "min", "max"):
+            return self.extreme(name, args)
+        self.functions.setdefault(name, [])
+        if args[0] not in self.functions[name]:
+            self.functions[name].append(args[0])
+        return f"({name}_ {args[0]})"
+
+    def extreme(self, name, args):
+        """abs, min, max as a fresh unknown m bounded by every argument and equal to one: linear in their number."""
+        if name == "abs":
+            args = [args[0], f"(- {args[0]})"]
+        m = self.fresh_name(name)
+        bound = "<=" if name == "min" else ">="
+        limits = " ".join(f"({bound} {m} {a})" for a in args)
+        choices = " ".join(f"(= {m} {a})" for a in args)
+        self.definitions.append((m, f"(and {limits} (or {choices}))"))
+        return m
 
     # ------------------------------------------------ bookkeeping
     def declare(self, name):
@@ -307,18 +244,63 @@ def literal(value):
     return f"(- {body})" if value < 0 else body
 
 
-def instances(fact, encoder_items, piece):
-    """The fact's formulas at this piece: itself, or its schema at the indices read, or its order pairs."""
+def instances(fact, encoder_items, piece, k_range=None):
+    """The fact's formulas at this piece: itself, or its schema at the indices read (a symbolic k + c where
+    the schema's range holds all it takes), or its order pairs."""
     tree = fact.tree
     if fact.order:
-        keys = sorted(encoder_items.get(fact.order, ()))
-        return [Compare(Item(fact.order, index_node(b)), "<=", Item(fact.order, index_node(a)))
-                for a, b in zip(keys, keys[1:])]
+        return _order_pairs(fact.order, encoder_items.get(fact.order, ()), k_range)
     if not isinstance(tree, ForAll):
         return [tree]
-    keys = {index_at(tree.lo, piece), index_at(tree.hi, piece)} | set(encoder_items.get(fact.pivot, ()))
     low, high = index_at(tree.lo, piece), index_at(tree.hi, piece)
-    return [instantiate(tree.part, index_node(k)) for k in sorted(keys) if low <= k <= high]
+    read = encoder_items.get(fact.pivot, ())
+    fixed = {low, high} | {key for key in read if not symbolic(key)}
+    out = [instantiate(tree.part, index_node(k)) for k in sorted(fixed) if low <= k <= high]
+    for key in sorted((key for key in read if symbolic(key)), key=lambda key: key[1]):
+        least, greatest = k_extremes(key, k_range)
+        if low <= least and greatest <= high:
+            out.append(instantiate(tree.part, index_node(key)))
+    return out
+
+
+def _order_pairs(series, keys, k_range):
+    """series(b) ≤ series(a) for each pair of indices a ≤ b the query reads: fixed indices in their order,
+    k + c₁ before k + c₂ for c₁ < c₂, and a fixed index against k + c where every k of the range settles it."""
+    fixed = sorted(key for key in keys if not symbolic(key))
+    moving = sorted((key for key in keys if symbolic(key)), key=lambda key: key[1])
+    pairs = list(zip(fixed, fixed[1:])) + list(zip(moving, moving[1:]))
+    for key in moving:
+        least, greatest = k_extremes(key, k_range)
+        pairs += [(f, key) for f in fixed if f <= least] + [(key, f) for f in fixed if greatest <= f and f > least]
+    return [Compare(Item(series, index_node(b)), "<=", Item(series, index_node(a))) for a, b in pairs]
+
+
+SCHEMA_ROUNDS = 4  # schemas are instantiated again at the indices other facts add, up to this many rounds
+
+
+def _close_schemas(encoder, schemas, piece, asserted, names):
+    """Each schema at every index of its series the query reads, the indices other instances add included:
+    rounds until no new index appears (at most SCHEMA_ROUNDS; the library's schemas close in two)."""
+    done = {fact.id: set() for fact in schemas}
+    for _ in range(SCHEMA_ROUNDS):
+        added = False
+        for fact in schemas:
+            fresh = [i for i in instances(fact, encoder.items, piece, encoder.k_range) if i not in done[fact.id]]
+            done[fact.id].update(fresh)
+            added = added or bool(fresh)
+            _assert_fact(encoder, fact, fresh, asserted, names)
+        if not added:
+            return
+
+
+def _assert_fact(encoder, fact, trees, asserted, names):
+    """The instances as named assertions `<fact id>.i<k>`, numbered on from the fact's earlier ones."""
+    number = sum(1 for name in names if name.rsplit(".i", 1)[0] == fact.id)
+    for offset, instance in enumerate(trees, 1):
+        name = f"{fact.id}.i{number + offset}"
+        asserted.append((name, encoder.formula(instance)))
+        encoder.defined = []  # a fact's divisors (n − 1, z, λ_min) are positive wherever it speaks
+        names[name] = fact.id
 
 
 @dataclass(frozen=True)
@@ -336,15 +318,16 @@ def build_query(tree, piece, facts, negate=True):
     claim = encoder.formula(tree)
     defined, encoder.defined = list(encoder.defined), []
     asserted, names = [], {}
-    ordered = [f for f in facts if not f.order and not isinstance(f.tree, ForAll)] + \
-              [f for f in facts if not f.order and isinstance(f.tree, ForAll)] + [f for f in facts if f.order]
-    for fact in ordered:
-        for number, instance in enumerate(instances(fact, encoder.items, piece), 1):
-            name = f"{fact.id}.i{number}"
-            asserted.append((name, encoder.formula(instance)))
-            encoder.defined = []  # a fact's divisors (n − 1, z, λ_min) are positive wherever it speaks
-            names[name] = fact.id
+    plain = [f for f in facts if not f.order and not isinstance(f.tree, ForAll)]
+    schemas = [f for f in facts if not f.order and isinstance(f.tree, ForAll)]
+    for fact in plain:
+        _assert_fact(encoder, fact, [fact.tree], asserted, names)
+    _close_schemas(encoder, schemas, piece, asserted, names)
+    for fact in [f for f in facts if f.order]:
+        _assert_fact(encoder, fact, instances(fact, encoder.items, piece, encoder.k_range), asserted, names)
     statement = f"(and {' '.join(defined)} {claim})" if defined else claim
+    if encoder.k_guard:
+        statement = f"(=> {encoder.k_guard} {statement})"
     asserted.append(("claim", f"(not {statement})" if negate else statement))
     names["claim"] = None
     definitions = [f for _, f in encoder.definitions] + encoder.function_axioms()

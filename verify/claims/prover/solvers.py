@@ -22,6 +22,16 @@ class Answer:
     seconds: float
     core: tuple = ()
     model: dict = None  # variable name -> Fraction (Z3, sat only)
+    why: str = ""  # for "unknown": which limit stopped the solver, or what it said
+
+    @property
+    def limit_text(self):
+        """Why the solver answered unknown, in words a reader can act on."""
+        if "timeout" in self.why or "canceled" in self.why:
+            return f"{self.solver} stopped at its {BACKSTOP_MS // 1000} s wall-clock backstop"
+        if "resource" in self.why or "rlimit" in self.why:
+            return f"{self.solver} found no proof within its resource limit (a count of steps)"
+        return f"{self.solver} answered unknown ({self.why[:80] or 'no reason given'})"
 
 
 def z3_version():
@@ -46,28 +56,32 @@ def run_z3(text, steps=Z3_STEPS, want_model=False, context=None):
     check_stop()
     started = time.perf_counter()
     with shielded():  # a Ctrl-C now waits for Z3 to finish and its context to be freed, then stops the run
-        result, core, model = _z3(text, steps, want_model, context)
+        result, core, model, why = _z3(text, steps, want_model, context)
     check_stop()
-    return Answer("z3", result, time.perf_counter() - started, core, model)
+    return Answer("z3", result, time.perf_counter() - started, core, model, why)
 
 
 def _z3(text, steps, want_model, shared=None):
-    """(result, core, model) in a fresh context (the answer depends on the text alone), freed before returning."""
+    """(result, core, model, why) in a fresh context (the answer depends on the text alone), freed before
+    returning. Z3's own SIGINT handler is off (ctrl_c): a Ctrl-C reaches `shielded` instead of being swallowed."""
     import z3
 
     context = shared or z3.Context()
     solver = z3.Solver(ctx=context)
+    solver.set("ctrl_c", False)
     solver.set("rlimit", steps)
     solver.set("timeout", BACKSTOP_MS)
+    why = ""
     try:
         solver.from_string(text)
         result = str(solver.check())
         core = tuple(sorted(str(c) for c in solver.unsat_core())) if result == "unsat" else ()
         model = _model(solver.model()) if result == "sat" and want_model else None
-    except z3.Z3Exception:
-        result, core, model = "unknown", (), None
+        why = solver.reason_unknown() if result == "unknown" else ""
+    except z3.Z3Exception as error:
+        result, core, model, why = "unknown", (), None, str(error)[:200]
     del solver, context  # no cycles hold them: a fresh context is freed here, inside the shield
-    return result, core, model
+    return result, core, model, why
 
 
 @contextlib.contextmanager
@@ -84,7 +98,8 @@ def z3_context():
 
 
 def _model(model):
-    """Real values of the model's constants (algebraic numbers approximated to 30 digits)."""
+    """Real values of the model's constants (algebraic numbers approximated to 30 digits); a value of more
+    digits than Python converts (a hint needs no such value) is left out."""
     import z3
 
     values = {}
@@ -92,10 +107,13 @@ def _model(model):
         if declaration.arity() != 0:
             continue
         value = model[declaration]
-        if z3.is_rational_value(value):
-            values[declaration.name()] = Fraction(value.numerator_as_long(), value.denominator_as_long())
-        elif z3.is_algebraic_value(value):
-            values[declaration.name()] = Fraction(value.approx(30).as_decimal(30).rstrip("?"))
+        try:
+            if z3.is_rational_value(value):
+                values[declaration.name()] = Fraction(value.numerator_as_long(), value.denominator_as_long())
+            elif z3.is_algebraic_value(value):
+                values[declaration.name()] = Fraction(value.approx(30).as_decimal(30).rstrip("?"))
+        except ValueError:
+            continue
     return values
 
 

@@ -1,0 +1,215 @@
+"""The differential soundness check shared by tests/test_soundness.py and benchmarks/soundness.py.
+
+Claims come from the whole grammar (division, powers with expression exponents, roots, abs, min,
+max, log, exp, sqrt, chains, and/or/not, forall, indexed quantities), leaning to boundaries:
+subexpressions that fold to 0, exponents equal to 0, 1, 2, −1, −1/2, bases that vanish. A point
+gives every quantity an exact rational (0, ±1, ties and small fractions first). At each point the
+balls decide the claim (verify.claims.language.evaluate); the SMT query of the same claim, with its
+quantities fixed to the point's values, must then allow what the balls decided:
+
+- the claim fails there (undefined included)  ⇒  `not (defined and claim)` is satisfiable;
+- the claim holds there                        ⇒  `defined and claim` is satisfiable;
+- the claim is undefined / defined there       ⇒  `not defined` / `defined` is satisfiable.
+
+Z3 answering unsat to any of these is a disagreement. Since the facts are true at every real case,
+a claim the prover proves can then fail at no case, and a claim it disproves can hold at none.
+"""
+import random
+from fractions import Fraction
+
+import flint
+from hypothesis import strategies as st
+
+from verify.claims.language.evaluate import decide
+from verify.claims.language.balls import Balls
+from verify.claims.language.parser import parse_claim
+from verify.claims.prover.pieces import NotEncodable, Piece
+from verify.claims.prover.smt import Encoder, literal
+from verify.errors import InputError
+
+PLAIN = ["z_max", "z_min", "j_max", "j_min", "lambda_max", "lambda_min", "kappa", "R", "L_T", "mu_T", "L", "mu", "n"]
+ITEMS = ["z(1)", "z(2)", "z(n)", "z(n-1)", "j(1)", "lambda(1)", "lambda(n-1)"]
+CONSTANTS = ["0", "1", "2", "-1", "0.5", "0.25", "3", "(2 - 2)", "(1 - 1)", "(1/3)", "pi", "e", "1e-3", "0.0"]
+EXPONENTS = ["0", "(1 - 1)", "1", "2", "(2/1)", "-1", "(0 - 1)", "(-1/2)", "(1/2)", "0.5", "(3/2)", "-2", "(1/3)", "3",
+             "(0 - 2)", "(4/2)", "(-3/2)"]
+VALUES = [Fraction(0), Fraction(1), Fraction(-1), Fraction(1, 2), Fraction(1, 4), Fraction(2), Fraction(-1, 2),
+          Fraction(3817, 10000), Fraction(1, 3), Fraction(3)]
+
+
+def expressions():
+    leaf = st.sampled_from(PLAIN + ITEMS + CONSTANTS)
+
+    def grow(inner):
+        pair = st.tuples(inner, inner)
+        return st.one_of(
+            pair.map(lambda p: f"({p[0]} + {p[1]})"), pair.map(lambda p: f"({p[0]} - {p[1]})"),
+            pair.map(lambda p: f"({p[0]} * {p[1]})"), pair.map(lambda p: f"({p[0]} / {p[1]})"),
+            st.tuples(inner, st.sampled_from(EXPONENTS)).map(lambda p: f"({p[0]})**{p[1]}"),
+            st.tuples(st.sampled_from(["sqrt", "log", "exp", "abs"]), inner).map(lambda p: f"{p[0]}({p[1]})"),
+            st.tuples(st.sampled_from(["min", "max"]), st.lists(inner, min_size=2, max_size=3)).map(
+                lambda p: f"{p[0]}({', '.join(p[1])})"),
+            inner.map(lambda e: f"-{e}"))
+    return st.recursive(leaf, grow, max_leaves=5)
+
+
+def claims():
+    """Claim texts of the whole grammar."""
+    op = st.sampled_from(["<", "<=", ">", ">=", "=="])
+    comparison = st.tuples(expressions(), op, expressions()).map(lambda c: " ".join(c))
+    chain = st.tuples(expressions(), op, expressions(), op, expressions()).map(lambda c: " ".join(c))
+    indexed = st.sampled_from(["z(k)", "j(k)", "lambda(k)", "z(k+1)", "(z(k) - z(k+1))", "1/(j(k) - z(k+1))"])
+    body = st.tuples(indexed, op, st.one_of(expressions(), indexed)).map(lambda c: " ".join(c))
+    forall = st.tuples(body, st.sampled_from(["", " and ", " or "]), body).map(
+        lambda c: f"forall k in 1..n-1: {c[0]}" + (f"{c[1]}{c[2]}" if c[1] else ""))
+    logic = st.recursive(st.one_of(comparison, comparison, chain), lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from(["and", "or"]), inner).map(lambda c: f"({c[0]}) {c[1]} ({c[2]})"),
+        inner.map(lambda c: f"not ({c})")), max_leaves=3)
+    return st.one_of(logic, logic, logic, forall)  # forall stands only at the top of a claim
+
+
+class ExactPoint:
+    """Every quantity an exact rational drawn (and remembered) by key: balls of exact values."""
+
+    bits = 128
+
+    def __init__(self, n, seed):
+        self.n, self.random, self.values = n, random.Random(seed), {}
+
+    def exact(self, name, k=None):
+        key = (name, k)
+        if key not in self.values:
+            self.values[key] = self.random.choice(VALUES) if self.random.random() < 0.8 else \
+                Fraction(self.random.randint(-40, 40), self.random.randint(1, 12))
+        return self.values[key]
+
+    def get(self, name, k=None):
+        value = self.exact(name, k)
+        return flint.arb(flint.fmpq(value.numerator, value.denominator))
+
+
+def smt_name(variable):
+    """(name, k) of the point for an SMT variable of the piece n = const (None for fresh unknowns, n, π, e)."""
+    for prefix, series in (("z_", "z"), ("j_", "j"), ("lam_", "lambda")):
+        if variable.startswith(prefix) and variable[len(prefix):].isdigit():
+            return series, int(variable[len(prefix):])
+    return (variable, None) if variable in PLAIN and variable != "n" else None
+
+
+def queries(tree, n):
+    """The formulas of the claim at n: (declarations, definitions, defined, claim) as SMT text."""
+    encoder = Encoder(Piece(n=n))
+    claim = encoder.formula(tree)
+    defined = f"(and true {' '.join(encoder.defined)})"
+    definitions = [f for _, f in encoder.definitions] + encoder.function_axioms()
+    return encoder, definitions, defined, claim
+
+
+def satisfiable(encoder, definitions, goal, point):
+    """Z3 on the definitions and the goal, each quantity fixed to the point's exact value: False only on unsat."""
+    import z3
+
+    lines = [f"(declare-fun {v} () Real)" for v in encoder.variables]
+    lines += [f"(declare-fun {f}_ (Real) Real)" for f in ("log", "exp") if encoder.functions.get(f)]
+    for variable in encoder.variables:
+        key = smt_name(variable)
+        if key is not None:
+            lines.append(f"(assert (= {variable} {literal(point.exact(*key))}))")
+    lines += [f"(assert {d})" for d in definitions] + [f"(assert {goal})"]
+    solver = z3.Solver()
+    solver.set("ctrl_c", False)
+    solver.set("rlimit", 2_000_000)
+    solver.from_string("\n".join(lines))
+    return solver.check() != z3.unsat
+
+
+def disagreements(text, n, seed):
+    """The disagreements of balls and SMT for one claim at one point of n tokens (empty: they agree)."""
+    return judge(text, n, seed)[1]
+
+
+def judge(text, n, seed):
+    """(what was checked, disagreements): "not a claim" (the parser refuses it at n), "undecided" (the balls
+    leave it open at the point), "not encodable", or the balls' status (holds / fails / undefined)."""
+    try:
+        tree = parse_claim(text, (n, n))
+    except InputError:
+        return "not a claim", []
+    point = ExactPoint(n, seed)
+    with flint.ctx.workprec(point.bits):
+        try:
+            outcome = decide(tree, point, Balls())
+        except InputError:
+            return "not a claim", []
+    if not outcome.decided:
+        return "undecided", []
+    try:
+        encoder, definitions, defined, claim = queries(tree, n)
+    except NotEncodable:
+        return "not encodable", []
+    found = []
+    statement = f"(and {defined} {claim})"
+    checks = [(f"(not {statement})", "the claim fails (or is undefined) there, yet SMT says it cannot")
+              if not outcome.holds else (statement, "the claim holds there, yet SMT says it cannot"),
+              (f"(not {defined})", "the claim is undefined there, yet SMT says it is defined") if outcome.undefined
+              else (defined, "the claim is defined there, yet SMT says it is undefined")]
+    for goal, problem in checks:
+        if not satisfiable(encoder, definitions, goal, point):
+            found.append(f"{text} at n = {n}, {dict(point.values)}: {problem}")
+    return ("undefined" if outcome.undefined else "holds" if outcome.holds else "fails"), found
+
+
+# ---------------------------------------------------------------- the prover against real cases
+
+SIDES = ["z(k)", "z(k+1)", "j(k)", "lambda(k)", "z_max", "z_min", "j_max", "j_min", "lambda_max", "lambda_min",
+         "L_T * j(k)**2", "mu_T * j(k)**2", "L_T * z(k)**2", "mu_T * z(k+1)**2", "L_T * z_max**2", "1/n", "0",
+         "j(k) * (1 - j(k))", "z(k) - z(k+1)", "sqrt(j(k))", "j(k)**(1 - 1)", "1/(z(k) - z(k+1))"]
+FACTORS = ["", "2 * ", "0.5 * ", "(1 - 1) * ", "1.000001 * ", "n * "]
+
+
+def forall_claims():
+    """Claims for every k, near the facts (so that many are proved): the prover's every-n encoding under test."""
+    side = st.tuples(st.sampled_from(FACTORS), st.sampled_from(SIDES)).map(lambda p: p[0] + p[1])
+    body = st.tuples(side, st.sampled_from(["<", "<=", ">", ">=", "=="]), side).map(lambda c: " ".join(c))
+    return st.tuples(st.sampled_from(["1..n-1", "2..n-1", "1..n-2"]), body).map(lambda c: f"forall k in {c[0]}: {c[1]}")
+
+
+def real_cases():
+    """Exact cases with ties, uniform z, isotropic and anisotropic H, n from 2 to 9."""
+    from verify.claims.cases import Case
+
+    logits = [[0, 0], [0, -1], [0, 0, 0], [0, -1, -2], [0, 0, -1], [1, 0, 0, 0], [0, -1, -1, -3], [3, 1, 0, 0, -2],
+              [0, 0, 0, 0, 0, 0], [2, 1, 0, -1, -2, -3, -4, -5, -6]]
+    out = []
+    for row in logits:
+        n = len(row)
+        identity = [[int(i == j) for j in range(n)] for i in range(n)]
+        ones_plus_diagonal = [[1 + 3 * (i + 1) * int(i == j) for j in range(n)] for i in range(n)]  # 11ᵀ + diag: SPD
+        out += [Case.from_arrays(row, identity), Case.from_arrays(row, ones_plus_diagonal)]
+    return out
+
+
+def prover_disagreements(text, n_range, cases):
+    """Cases at which the balls refute a claim the prover proved (or confirm one it disproved) on n_range."""
+    from verify.claims.counterexample import decide_rigorously
+    from verify.claims.prover.prove import prove
+
+    try:
+        tree = parse_claim(text, n_range)
+    except InputError:
+        return "not a claim", []
+    proof = prove(tree, n_range)
+    if proof.status not in ("proved", "disproved"):
+        return proof.status, []
+    found = []
+    for case in cases:
+        if not n_range[0] <= case.n <= n_range[1]:
+            continue
+        try:
+            outcome, _, _ = decide_rigorously(tree, case, 20, max_bits=1024)
+        except InputError:
+            continue
+        wrong = (not outcome.holds) if proof.status == "proved" else outcome.holds
+        if outcome.decided and wrong:
+            found.append(f"{text} on n = {n_range}: {proof.status}, yet at {case.inputs()} the balls say "
+                         f"{'undefined' if outcome.undefined else outcome.status}")
+    return proof.status, found

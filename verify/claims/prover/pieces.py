@@ -1,0 +1,130 @@
+"""The pieces of a claim's n range and index arithmetic on them, for the SMT encoding (verify.claims.prover.smt).
+
+Index expressions collide at small n (z(n−1) is z(1) at n = 2), so the n range is cut into pieces:
+each small n on its own (indices are integers there), and one generic piece n ≥ N0 where every
+index the query reads is distinct and their order is fixed (a pair (n_coeff, const), ordered
+lexicographically), and a claim's symbolic k + c is the key ("k", c).
+"""
+import math
+from dataclasses import dataclass
+
+from verify.claims.language.quantities import INDEXED, canonical
+from verify.claims.language.syntax import ForAll, Index, Item, walk
+from verify.claims.language.text import index_text
+
+
+class NotEncodable(Exception):
+    """The claim cannot be stated exactly in nonlinear real arithmetic (the reason is the message)."""
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A part of the n range: one n (`n` an int), or every n in lo..hi (hi may be math.inf) at once."""
+
+    n: int = None
+    lo: int = None
+    hi: object = None
+
+    @property
+    def label(self):
+        if self.n is not None:
+            return f"n = {self.n}"
+        return f"n ≥ {self.lo}" if self.hi == math.inf else f"{self.lo} ≤ n ≤ {self.hi}"
+
+    def as_data(self):
+        return {"n": self.n} if self.n is not None else {"n": [self.lo, None if self.hi == math.inf else self.hi]}
+
+
+def pieces(tree, n_range):
+    """The pieces of n_range: each n below the generic threshold alone, then the generic rest. A claim for
+    every k is a finite conjunction at each small n, and on the generic piece a statement about one
+    symbolic k (see `Encoder.formula`)."""
+    lo, hi = n_range
+    threshold = generic_threshold(tree)
+    out = [Piece(n=n) for n in range(lo, int(min(hi, threshold - 1)) + 1)]
+    if hi >= threshold:
+        out.append(Piece(lo=max(lo, threshold), hi=hi))
+    return out
+
+
+def generic_threshold(tree):
+    """The least n from which every index the claim reads, and the facts add (one step of k + 1, and the
+    extremes 1, 2, n − 1, n), keeps its order: each constant index at most each index n − c. Indices may
+    coincide there (z(2) is z(n − 1) at n = 3): the generic piece then holds two unknowns for one value,
+    and every fact it asserts about them is still true, so a proof there is still a proof. A claim's
+    symbolic k + c counts by its extremes lo + c and hi + c."""
+    constants, offsets = {1, 2}, {0, -1}
+
+    def count(index):
+        if index.n_coeff:
+            offsets.add(index.const)
+        else:
+            constants.update({index.const, index.const + 1})
+
+    bounds = (tree.lo, tree.hi) if isinstance(tree, ForAll) else ()
+    for bound in bounds:
+        count(bound)
+    for node in walk(tree):
+        node = canonical(node)
+        if isinstance(node, Item) and node.index.k_coeff:
+            for bound in bounds:
+                count(Index(bound.const + node.index.const, bound.n_coeff))
+        elif isinstance(node, Item):
+            count(node.index)
+    return max(max(constants) - min(offsets), 2)
+
+
+# ---------------------------------------------------------------- index arithmetic at a piece
+
+
+def index_at(index, piece):
+    """An index at a piece: an int at one n; on the generic piece a pair (n_coeff, const) (order:
+    lexicographic), or ("k", const) for a claim's symbolic k + const."""
+    if piece.n is not None:
+        return index.at(piece.n)
+    if index.k_coeff:
+        if index.k_coeff != 1 or index.n_coeff:
+            raise NotEncodable(f"the index {index_text(index)} is not k plus a constant, as a claim for every n needs")
+        return ("k", index.const)
+    return (index.n_coeff, index.const)
+
+
+def symbolic(key):
+    return isinstance(key, tuple) and key[0] == "k"
+
+
+def last_index(series, piece):
+    return index_at(INDEXED[series].last, piece)
+
+
+def k_extremes(key, k_range):
+    """The least and greatest index k + c takes for k in the claim's range (pairs (n_coeff, const))."""
+    (lo_n, lo_c), (hi_n, hi_c) = k_range
+    return (lo_n, lo_c + key[1]), (hi_n, hi_c + key[1])
+
+
+def valid(series, key, piece, k_range=None):
+    low = 1 if piece.n is not None else (0, 1)
+    if symbolic(key):
+        least, greatest = k_extremes(key, k_range)
+        return low <= least and greatest <= last_index(series, piece)
+    return low <= key <= last_index(series, piece)
+
+
+def index_node(key):
+    """An Index back from a key (to instantiate a schema at it)."""
+    if symbolic(key):
+        return Index(key[1], 0, 1)
+    return Index(key) if isinstance(key, int) else Index(key[1], key[0])
+
+
+def variable(series, key):
+    """The SMT name of an indexed quantity's entry: z_1, z_n, z_n_m1, j_2, lam_n_m1, z_k, z_k_p1."""
+    prefix = {"lambda": "lam"}.get(series, series)
+    if isinstance(key, int):
+        return f"{prefix}_{key}"
+    n_coeff, const = key
+    if not n_coeff:
+        return f"{prefix}_{const}"
+    stem = "k" if n_coeff == "k" else "n"
+    return f"{prefix}_{stem}" + ("" if const == 0 else f"_m{-const}" if const < 0 else f"_p{const}")
