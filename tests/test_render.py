@@ -240,6 +240,18 @@ def test_a_proved_row_shows_domain_facts_and_both_solvers():
     assert "F7.rayleigh: lambda_max >= j_max**2 * mu_T" in listing and "Courant–Fischer" in listing
 
 
+def test_a_proved_row_says_which_kind_of_proof_it_is():
+    pieces = ({"piece": "n ≥ 2", "part": 1, "lemmas": ["F1.positive"], "seconds": {"z3": 0.05, "cvc5": 0.04},
+               "kind": "algebraic identity"},)
+    for kind in ("algebraic identity", "Z3 and cvc5 agree"):
+        proof = ProofEvidence("proved", "every n ≥ 2, H symmetric positive definite",
+                              ({"id": "F1.positive", "text": "z_min > 0", "source": "elementary"},), pieces,
+                              {"z3": "4.13.0", "cvc5": "1.1.2"}, 0.31, kind=kind, algebra_seconds=0.02)
+        result = _result("PROVED", _search_evidence(proof=proof))
+        assert f"proof ({kind}): every n ≥ 2" in _evidence(result)
+        assert result.to_json()["evidence"]["proof"]["kind"] == kind
+
+
 @pytest.mark.parametrize("width", (37, 80))
 def test_a_counterexample_shows_its_sides_with_their_exponents(width):
     """Even narrower than a terminal should be, the evidence column keeps its widest number on one line."""

@@ -151,7 +151,8 @@ def _proof_line(proof, verdict):
     if proof.status in ("proved", "disproved"):
         families = list(dict.fromkeys(lemma["id"].split(".")[0] for lemma in proof.lemmas))
         what = "proof" if proof.status == "proved" else "proof of the negation"
-        return f"{what}: {proof.domain}; from {', '.join(families)}; {_solvers_text(proof)}"
+        kind = f" ({proof.kind})" if proof.kind else ""
+        return f"{what}{kind}: {proof.domain}; from {', '.join(families)}; {_solvers_text(proof)}"
     if verdict in ("HOLDS", "INCONCLUSIVE") and proof.reason:
         return f"prover: {proof.status}: {proof.reason}"
     return ""
@@ -255,15 +256,18 @@ def proofs_text(report, console):
               and r.evidence.proof.status in ("proved", "disproved")]
     if not proved:
         return
-    console.print(Text("Proofs (Z3 and cvc5 each show the claim follows from the facts cited):", style="bold"))
+    console.print(Text("Proofs (Z3 and cvc5 each show the claim follows from the facts cited; an algebraic identity, "
+                       "checked exactly, shows it by hand):", style="bold"))
     facts = {}
     for result, proof in proved:
         reading = f" ({result.reading})" if result.reading else ""
-        console.print(Text(f"{result.id}{reading}: {proof.status} for {proof.domain}, {number_text(proof.seconds, 3)} s"))
+        kind = f" by {proof.kind}" if proof.kind else ""
+        console.print(Text(f"{result.id}{reading}: {proof.status}{kind} for {proof.domain}, {number_text(proof.seconds, 3)} s"))
         for piece in proof.pieces:
             seconds = ", ".join(f"{SOLVER_NAMES.get(s, s)} {number_text(t, 3)} s" for s, t in piece["seconds"].items())
-            console.print(Padding(Text(f"{piece['piece']}, part {piece['part']}: {', '.join(piece['lemmas'])} ({seconds})"),
-                                  (0, 0, 0, 2)))
+            how = f"; {piece['kind']}" if piece.get("kind") else ""
+            console.print(Padding(Text(f"{piece['piece']}, part {piece['part']}: {', '.join(piece['lemmas'])} "
+                                       f"({seconds}{how})"), (0, 0, 0, 2)))
         facts.update((lemma["id"], lemma) for lemma in proof.lemmas)
     console.print(Text("Facts cited, by source:", style="bold"))
     by_source = {}

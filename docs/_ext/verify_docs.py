@@ -57,7 +57,8 @@ CERTIFICATE_KEYS = {
     "verdict": "proved, or disproved (the facts imply the claim's negation on its whole domain)",
     "lemmas": "the cited facts, each {id, text, source}: they must be the library's, word for word",
     "pieces": "one record per piece of the n range and part (conjunct) of the claim: n (an int, or [lo, hi]), "
-              "part, the lemmas it cites, and its SMT-LIB2 query",
+              "part, the lemmas it cites, its SMT-LIB2 query, and its algebraic certificate (or null): substitutions, "
+              "positivity lemmas and one identity per comparison, checked exactly over QQ (see the proofs page)",
     "solvers": "the versions of Z3 and cvc5 that answered unsat",
     "inequality": "the identity T2.multi states, as text",
     "lhs": "κ of KᵀMK on its range (the dense side), decimal at dps digits",

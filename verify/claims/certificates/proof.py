@@ -5,9 +5,11 @@ the facts used under the key `lemmas` (each with its id, text and source), and f
 n range and every part of the claim the facts that piece cites and its SMT-LIB2 query, with the two
 solvers' versions. `check` accepts it only when every lemma is the package's fact with the same text
 and applies on its piece, the pieces are exactly those the claim's domain cuts into, every query is
-rebuilt identically from the claim text, the piece and its lemmas, and both Z3 and cvc5 answer unsat
-again. A proof of the claim's negation ("disproved") also stores a concrete case in its domain, where
-`check` decides the claim with balls: it must fail there.
+rebuilt identically from the claim text, the piece and its lemmas, and the piece is proved again: by
+its algebraic certificate (verify.claims.prover.algebraic_check: an identity expanded exactly over QQ,
+no solver involved) when it stores one, else by Z3 and cvc5 both answering unsat. A proof of the
+claim's negation ("disproved") also stores a concrete case in its domain, where `check` decides the
+claim with balls: it must fail there.
 """
 from verify.claims.cases.case import parse_case
 from verify.claims.certificates.files import FORMAT, exact_keys
@@ -24,15 +26,22 @@ KEYS = ("format", "kind", "claim", "reading", "statement", "domain", "sha256", "
         "inputs")
 
 
-def proof_body(job, proof, case=None):
-    """The certificate of a proof (status proved or disproved) of a job's claim; `case`, for a disproof."""
+def proof_body(job, proof, case=None, algebras=()):
+    """The certificate of a proof (status proved or disproved) of a job's claim; `case`, for a disproof;
+    `algebras`, each piece's algebraic certificate (verify.claims.prover.algebraic) or None."""
     claim = job.claim
     lemmas = [{"id": f.id, "text": f.text, "source": f.source} for f in library.FACTS if f.id in proof.lemmas]
     return {"format": FORMAT, "kind": "proof", "claim": claim.id, "reading": job.reading, "statement": job.text,
             "domain": claim.domain(job.reading), "sha256": claim.digest(job.reading), "verdict": proof.status,
             "lemmas": lemmas,
-            "pieces": [dict(p.piece.as_data(), part=p.part, lemmas=list(p.lemmas), query=p.query) for p in proof.pieces],
+            "pieces": [dict(p.piece.as_data(), part=p.part, lemmas=list(p.lemmas), query=p.query,
+                            algebra=_algebra_data(algebras, i)) for i, p in enumerate(proof.pieces)],
             "solvers": proof.versions, "inputs": case.inputs() if case is not None else None}
+
+
+def _algebra_data(algebras, index):
+    algebra = algebras[index] if index < len(algebras) else None
+    return algebra.as_data() if algebra is not None else None
 
 
 def check_proof_certificate(data, where, claims_file=None):
@@ -62,18 +71,33 @@ def check_proof_certificate(data, where, claims_file=None):
     stored = data["pieces"]
     if not isinstance(stored, list) or len(stored) != len(expected):
         return CheckResult(False, f"the claim's domain cuts into {len(expected)} piece(s) and part(s), not {len(stored)}", 0)
+    algebraic = 0
     for (piece, number), record in zip(expected, stored):
         result = _check_piece(record, piece, number, parts, claim.hessian, verdict, data["lemmas"], where)
-        if result is not None:
+        if isinstance(result, CheckResult):
             return result
-    solvers = versions()
-    named = data["solvers"] if isinstance(data["solvers"], dict) else {}
-    recorded = "" if named == solvers else (f" (the certificate names Z3 {str(named.get('z3'))[:20]} and cvc5 "
-                                           f"{str(named.get('cvc5'))[:20]})")
+        algebraic += result == ALGEBRAIC
     witness = "; the balls show it fails at its stored case" if verdict == "disproved" else ""
-    return CheckResult(True, f"{len(stored)} quer{'y' if len(stored) == 1 else 'ies'} rebuilt from the claim and "
-                             f"{len(data['lemmas'])} cited facts; Z3 {solvers['z3']} and cvc5 {solvers['cvc5']} both "
-                             f"answer unsat now{recorded}: the claim is {verdict} on its domain{witness}", 0)
+    return CheckResult(True, _confirmed(len(stored), algebraic, len(data["lemmas"]), data["solvers"], verdict) + witness, 0)
+
+
+ALGEBRAIC = "algebraic identity"
+
+
+def _confirmed(count, algebraic, lemmas, named, verdict):
+    """What `check` confirmed: identities checked exactly, and (for the other pieces) the solvers' answers now,
+    with the versions the certificate names when they differ."""
+    said = f"{count} quer{'y' if count == 1 else 'ies'} rebuilt from the claim and {lemmas} cited facts; "
+    if algebraic:
+        said += f"{algebraic} piece(s) proved by an algebraic identity that holds exactly over QQ; "
+    if algebraic < count:
+        solvers = versions()
+        named = named if isinstance(named, dict) else {}
+        recorded = "" if named == solvers else (f" (the certificate names Z3 {str(named.get('z3'))[:20]} and cvc5 "
+                                               f"{str(named.get('cvc5'))[:20]})")
+        said += f"Z3 {solvers['z3']} and cvc5 {solvers['cvc5']} both answer unsat now on the other {count - algebraic}" \
+                f"{recorded}; "
+    return said + f"the claim is {verdict} on its domain"
 
 
 def witness_problem(tree, case, dps=30):
@@ -104,8 +128,9 @@ def _lemmas_problem(lemmas):
 
 
 def _check_piece(record, piece, number, parts, family, verdict, lemmas, where):
-    """None when the stored piece is the expected one, rebuilt identically, and unsat for both solvers."""
-    if not isinstance(record, dict) or set(record) != {"n", "part", "lemmas", "query"} or \
+    """ALGEBRAIC when the stored piece is the expected one, rebuilt identically, and its algebraic certificate
+    holds; None when instead both solvers answer unsat; else a failing CheckResult."""
+    if not isinstance(record, dict) or set(record) - {"algebra"} != {"n", "part", "lemmas", "query"} or \
             dict(piece.as_data(), part=number) != {"n": record["n"], "part": record["part"]}:
         return CheckResult(False, f"the pieces are not the ones the claim's domain cuts into (expected {piece.label}, "
                                   f"part {number + 1})", 0)
@@ -119,11 +144,29 @@ def _check_piece(record, piece, number, parts, family, verdict, lemmas, where):
     query = build_query(parts[number], piece, [f for f in library.FACTS if f.id in ids], negate=verdict == "proved")
     if query.text != record["query"]:
         return CheckResult(False, f"at {piece.label}: the stored query is not the one rebuilt from the claim and its lemmas", 0)
+    if record.get("algebra") is not None:
+        problem = _algebra_problem(record["algebra"], parts[number], piece, ids, verdict)
+        if problem:
+            return CheckResult(False, f"at {piece.label}, part {number + 1}: the algebraic certificate fails: {problem}", 0)
+        return ALGEBRAIC
     answers = (run_z3(query.text), run_cvc5(query.text))
     if any(a.result != "unsat" for a in answers):
         said = ", ".join(f"{a.solver} says {a.result}" for a in answers)
         return CheckResult(False, f"at {piece.label}: {said}; both must answer unsat", 0)
     return None
+
+
+def _algebra_problem(data, part, piece, ids, verdict):
+    """None when the stored identity proves the part at the piece from the piece's cited facts exactly."""
+    from verify.claims.prover.algebraic_check import algebra_from_data, check_algebra
+
+    if verdict != "proved":
+        return "only a proof of the claim itself carries one"
+    try:
+        algebra = algebra_from_data(data)
+    except ValueError as problem:
+        return str(problem)
+    return check_algebra(algebra, part, piece, [f for f in library.FACTS if f.id in ids])
 
 
 

@@ -5,5 +5,7 @@
 (SMT-LIB2), split into pieces of n where index expressions collide (z(n−1) is z(1) at n = 2);
 `solvers` runs Z3 and cvc5 on the same text; `prove` decides (PROVED only when both say unsat on
 every piece), names the facts used (the unsat core) and turns satisfiable models into hints for the
-counterexample search; `certificate` writes and re-checks proof certificates.
+counterexample search; `algebraic` (with `algebraic_check`, `algebraic_search`, `algebraic_lp`,
+`algebraic_latex`) turns a proved piece into an identity a reader can check by hand and `check` confirms
+exactly, without a solver; `certificate` writes and re-checks proof certificates.
 """

@@ -35,12 +35,15 @@ def run_jobs(jobs, seed, samples, dps, out_dir=None, progress=None, workers=None
 
 
 def prove_job(job, dps):
-    """(Proof, failing cases built from its models): the prover on one job's claim and domain, and the
-    counterexample search's hints where the facts allow a counterexample."""
+    """(Proof, failing cases built from its models, cases tried, algebraic certificates): the prover on one
+    job's claim and domain, each proved piece's identity (or None), and the counterexample search's hints
+    where the facts allow a counterexample."""
+    from verify.claims.prover.algebraic_search import certify
     from verify.claims.prover.hints import cases_from_model
     from verify.claims.prover.prove import prove
 
     proof = prove(job.tree, job.claim.n_range, job.claim.hessian)
+    algebras = certify(job.tree, proof)
     failing, tried = [], 0
     decider = Decider(dps, job.needs)
     for values in proof.hints:
@@ -49,7 +52,7 @@ def prove_job(job, dps):
                 tried += 1
                 if decider.decide(job, case).status == FAILS:
                     failing.append(case)
-    return proof, tuple(failing), tried
+    return proof, tuple(failing), tried, algebras
 
 
 def formula_result(job, index, collected, dps, samples, out_dir):
@@ -57,10 +60,10 @@ def formula_result(job, index, collected, dps, samples, out_dir):
     evidence, candidates, tally = search_outcome(job, index, collected, samples, dps)
     if isinstance(evidence, InterruptedEvidence):
         return result(job, "INTERRUPTED", evidence)
-    proof, hinted, tried = collected.other.get(f"{job.label}: proof") or (None, (), 0)
+    proof, hinted, tried, algebras = collected.other.get(f"{job.label}: proof") or (None, (), 0, ((), 0.0))
     evidence = evidence.with_(**(collected.other.get(f"{job.label}: symbolic") or {}))
     if proof is not None:
-        evidence = evidence.with_(proof=proof_evidence(job, proof, tried))
+        evidence = evidence.with_(proof=proof_evidence(job, proof, tried, algebras))
     candidates = simplest_first(job, tuple(hinted) + tuple(c for c in candidates if c not in hinted), dps)
     if candidates:
         found = first_certified(candidates[:2 * CANDIDATES], lambda case: refute(job, case, max(dps, CERTIFY_DPS),
@@ -70,7 +73,7 @@ def formula_result(job, index, collected, dps, samples, out_dir):
         if found.verdict == "REFUTED" or proof is None or proof.status != "proved":
             return found
     if proof is not None and proof.status in ("proved", "disproved"):
-        return _proved(job, proof, evidence, out_dir)
+        return _proved(job, proof, evidence, out_dir, algebras[0])
     if tally.strict_tight_count or tally.undecided_count:
         return result(job, "INCONCLUSIVE", evidence.with_(note=_tight_note(tally)))
     return result(job, "HOLDS", evidence)
@@ -106,7 +109,7 @@ def _tight_note(tally):
     return note
 
 
-def _proved(job, proof, evidence, out_dir):
+def _proved(job, proof, evidence, out_dir, algebras=()):
     """PROVED (or, for a proof of the negation, REFUTED with a case of the domain) with its proof certificate."""
     from verify.claims.certificates.proof import proof_body, witness_problem
 
@@ -116,7 +119,7 @@ def _proved(job, proof, evidence, out_dir):
         if problem:  # the balls at a case of the domain disagree with the disproof: never report it
             return result(job, "CONTRADICTION" if "holds" in problem else "INCONCLUSIVE",
                           evidence.with_(note=f"the prover proved the claim false everywhere, but {problem}"))
-    body = proof_body(job, proof, case)
+    body = proof_body(job, proof, case, algebras)
     path = str(write(out_dir, body)) if out_dir is not None else None
     if proof.status == "disproved":
         evidence = evidence.with_(note="false for every case of its domain: the cited facts imply its negation")
@@ -138,15 +141,29 @@ def _contradiction(found):
                        found.certificate, found.text, found.certificate_body, found.expect)
 
 
-def proof_evidence(job, proof, tried=0):
-    """The prover's conclusion as evidence: status, domain in words, facts used with their sources, pieces."""
+def proof_evidence(job, proof, tried=0, algebras=None):
+    """The prover's conclusion as evidence: status, domain in words, facts used with their sources, pieces, and
+    — when `algebras` (certify's answer) is given — the kind of proof: an algebraic identity on every piece,
+    or Z3 and cvc5 agreeing."""
     from verify.claims.prover.facts import BY_ID
 
+    found, seconds = algebras if algebras is not None else ((), None)
+    searched = algebras is not None and proof.status in ("proved", "disproved")
     lemmas = tuple({"id": i, "text": BY_ID[i].text, "source": BY_ID[i].source} for i in proof.lemmas)
-    pieces = tuple({"piece": p.piece.label, "part": p.part + 1, "lemmas": list(p.lemmas), "seconds": p.seconds}
-                   for p in proof.pieces)
-    return ProofEvidence(proof.status, domain_text(job), lemmas, pieces if proof.status in ("proved", "disproved") else (),
-                         proof.versions or None, round(proof.seconds, 3), proof.reason or None, tried or None)
+    pieces = tuple(dict({"piece": p.piece.label, "part": p.part + 1, "lemmas": list(p.lemmas), "seconds": p.seconds},
+                        **({"kind": piece_kind(found, i)} if searched else {})) for i, p in enumerate(proof.pieces))
+    kind = None if not searched else ALGEBRAIC if pieces and all(p["kind"] == ALGEBRAIC for p in pieces) else SOLVERS
+    decided = proof.status in ("proved", "disproved")
+    return ProofEvidence(proof.status, domain_text(job), lemmas, pieces if decided else (),
+                         proof.versions or None, round(proof.seconds, 3), proof.reason or None, tried or None,
+                         kind, round(seconds, 3) if found else None)
+
+
+ALGEBRAIC, SOLVERS = "algebraic identity", "Z3 and cvc5 agree"
+
+
+def piece_kind(algebras, index):
+    return ALGEBRAIC if index < len(algebras) and algebras[index] is not None else SOLVERS
 
 
 def domain_text(job):

@@ -69,7 +69,9 @@ class SearchEvidence(Evidence):
 class ProofEvidence(Evidence):
     """What the prover concluded: its status ("proved", "disproved": the facts imply the claim fails on its
     whole domain, "not proved", "not attempted"), the domain in words, the facts used (id, text, source),
-    each piece's facts and solver times, the solvers' versions, the seconds it took, and why not (if not)."""
+    each piece's facts, solver times and kind of proof, the solvers' versions, the seconds it took, why not
+    (if not), the kind of proof ("algebraic identity" when every piece has an identity checked exactly over
+    QQ, else "Z3 and cvc5 agree") and the seconds the search for identities took."""
 
     status: str
     domain: str
@@ -79,6 +81,8 @@ class ProofEvidence(Evidence):
     seconds: object = None
     reason: object = None
     hints_tried: object = None
+    kind: object = None
+    algebra_seconds: object = None
 
 
 @dataclass(frozen=True)
