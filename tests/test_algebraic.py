@@ -2,6 +2,7 @@
 at random rational points agrees with its two sides; `check` confirms one with Z3 and cvc5 unimportable,
 and rejects it once a coefficient, a term, a cited fact or a cleared denominator is changed; what is not
 polynomial is refused."""
+import math
 import copy
 import json
 import os
@@ -14,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.claims.certificates import check_body
+from verify.claims.certificates.check import check_body
 from verify.claims.jobs import Job
 from verify.claims.language.parser import parse_claim
 from verify.claims.prover import facts as library
@@ -26,7 +27,7 @@ from verify.claims.prover.prove import conjuncts, prove
 from verify.claims.prover.pieces import Piece
 from verify.claims.language.syntax import Name, Num, walk
 from verify.claims.record import TANGENT
-from verify.claims.registry import REGISTRY
+from verify.claims.builtin.registry import REGISTRY
 from verify.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,14 +85,14 @@ def test_an_identity_agrees_at_random_rational_points(kappa_generic, data):
     point = {n: Fraction(data.draw(st.integers(-50, 50)), data.draw(st.integers(1, 9))) for n in names}
     args = [point[n] for n in names]
     slacks = {h.label: Fraction(str(h.poly(*args))) for h in found.hypotheses}
-    (ratio, _), identity = found.goals[0], algebra.identities[0]
+    (ratio, _), identity = found.goals[-1], algebra.identities[-1]  # the comparison, after its definedness goals
     multiplier = sum(_value(t, point, slacks) for t in identity.multiplier)
     assert multiplier * Fraction(str(ratio.num(*args))) == sum(_value(t, point, slacks) for t in identity.terms)
 
 
 def test_the_kappa_identity_clears_lambda_min_mu_T_and_z_max_squared(kappa_generic):
     algebra, _ = kappa_generic
-    (identity,) = algebra.identities
+    identity = algebra.identities[-1]  # the comparison itself, after the goals that make it defined
     assert dict(identity.denominators) == {"lam_n_m1": 1, "mu_T": 1, "z_1": 2}
     assert set(algebra.substitutions) == {"F10.kappa.i1", "F10.ratio.i1"}
 
@@ -231,7 +232,7 @@ def test_what_is_not_polynomial_is_refused():
 
 @pytest.fixture(scope="module")
 def kappa_certificate():
-    from verify.claims.decide import run_jobs
+    from verify.claims.verdicts.decide import run_jobs
 
     (result,), _, _ = run_jobs([Job(REGISTRY["T2.eq47.kappa"], TANGENT)], seed=0, samples=20, dps=50, workers=1)
     assert result.verdict == "PROVED" and result.evidence.proof.kind == "algebraic identity"
@@ -251,7 +252,7 @@ for name in ("z3", "cvc5"):
         raise SystemExit(name + " imported")
     except ImportError:
         pass
-from verify.claims.certificates import check_certificate
+from verify.claims.certificates.check import check_certificate
 result = check_certificate(sys.argv[1])
 print(result.confirmed, result.reason)
 """
@@ -277,7 +278,7 @@ def _rejected_by_algebra(body):
 
 
 def _identity(body):
-    return body["pieces"][-1]["algebra"]["identities"][0]
+    return body["pieces"][-1]["algebra"]["identities"][-1]  # the comparison, after its definedness goals
 
 
 def test_a_changed_coefficient_is_rejected(kappa_certificate):
@@ -352,3 +353,19 @@ def test_a_malformed_identity_is_rejected_in_one_line(kappa_certificate):
     body = copy.deepcopy(kappa_certificate)
     _identity(body)["terms"][0]["coefficient"] = "__import__('os')"
     assert _rejected_by_algebra(body)
+
+
+def test_a_divisor_that_cancels_keeps_its_condition():
+    """1/(1/x) is x in the arithmetic of rational functions, yet undefined where x = 0: the identity of the
+    cancelled form proves nothing of the claim, and the claim's certificate must prove its divisors' signs."""
+    from verify.claims.prover.algebraic_check import check_algebra
+    from verify.claims.prover.algebraic_search import find
+
+    piece = Piece(lo=3, hi=math.inf)
+    facts = [f for f in library.FACTS if f.applies((3, math.inf), "spd")]
+    cancelled = parse_claim("z_max - 1/2 <= 1", (3, math.inf))
+    undefined_somewhere = parse_claim("1/(1/(z_max - 1/2)) <= 1", (3, math.inf))
+    algebra = find(cancelled, piece, facts)
+    assert algebra is not None and check_algebra(algebra, cancelled, piece, facts) is None
+    assert check_algebra(algebra, undefined_somewhere, piece, facts) is not None
+    assert find(undefined_somewhere, piece, facts) is None

@@ -21,7 +21,7 @@ from verify.claims.language.quantities import canonical
 from verify.claims.language.syntax import And, BinOp, Call, Compare, ForAll, Index, Item, Name, Neg, Num, walk
 from verify.claims.language.text import instantiate
 from verify.claims.prover.algebraic_ratio import (MAX_SUBSTITUTION_DEPTH, NotPolynomial, Space, index_ratio, quantity_name,
-                                                  to_ratio)
+                                                  to_ratio, to_ratio_defined)
 from verify.claims.prover.pieces import index_at
 from verify.claims.prover.smt import instances
 
@@ -191,7 +191,7 @@ def setting(part, piece, facts, substitute=True):
     substitutions, used = _substitutions(labelled, piece) if substitute else ({}, [])
     space = Space(piece, set(trees), substitutions, trees)
     try:
-        goals = tuple((to_ratio(tree, space), relation) for tree, relation in map(slack, claim_atoms))
+        goals = tuple(goal for tree, relation in map(slack, claim_atoms) for goal in _goals(tree, relation, space))
     except NotPolynomial:
         return None
     hypotheses = [Hypothesis("domain", space.var("n").num - space.ring(piece.lo), ">=")] if piece.n is None else []
@@ -234,6 +234,12 @@ def _reads(tree, piece, substitutions, depth=0):
             if name in substitutions and depth < MAX_SUBSTITUTION_DEPTH:
                 found |= _reads(substitutions[name], piece, substitutions, depth + 1)
     return found
+
+
+def _goals(tree, relation, space):
+    """A comparison's slack as a goal, after the goals that make it defined (its definedness conditions)."""
+    ratio, conditions = to_ratio_defined(tree, space)
+    return [(condition, kind) for kind, condition in conditions] + [(ratio, relation)]
 
 
 def _hypothesis(label, compare, space):

@@ -14,7 +14,7 @@ from sympy import QQ
 from sympy.polys.rings import ring
 
 from verify.claims.language.quantities import canonical
-from verify.claims.language.semantics import interpret
+from verify.claims.language.semantics import NONNEG, interpret
 from verify.claims.language.syntax import IndexValue, Item, Name
 from verify.claims.prover.pieces import index_at, variable
 
@@ -133,11 +133,24 @@ def to_ratio(node, space, depth=0):
     return interpret(node, _RatioAlgebra(space, depth))
 
 
+def to_ratio_defined(node, space):
+    """(Ratio, conditions) of a claim's expression: the conditions are the definedness conditions of the one
+    semantics, each (relation, Ratio) to prove ("> 0" for a divisor, a negative power's base or log's argument,
+    ">= 0" for a root's): a divisor may cancel in the arithmetic (1/(1/x) is x), its condition may not."""
+    algebra = _RatioAlgebra(space, 0)
+    ratio = interpret(node, algebra)
+    unique = {}
+    for kind, value in algebra.conditions:
+        unique.setdefault((kind, str(value.num), str(value.den)), (">=" if kind == NONNEG else ">", value))
+    return ratio, list(unique.values())
+
+
 class _RatioAlgebra:
-    """The number system of rational functions with factored denominators, for `interpret`."""
+    """The number system of rational functions with factored denominators, for `interpret`; the definedness
+    conditions it is asked for are kept in `conditions` (kind, Ratio)."""
 
     def __init__(self, space, depth):
-        self.space, self.depth = space, depth
+        self.space, self.depth, self.conditions = space, depth, []
 
     def exact(self, value):
         if max(value.numerator.bit_length(), value.denominator.bit_length()) > MAX_BITS:
@@ -186,7 +199,8 @@ class _RatioAlgebra:
         raise NotPolynomial(f"{name} is not rational")
 
     def require(self, kind, x):
-        return True  # a divisor's or base's sign is the certificate's to prove (its denominators)
+        self.conditions.append((kind, x))  # a certificate proves x > 0 (≥ 0 for NONNEG): stronger than x ≠ 0
+        return True
 
     def undefined(self):
         raise NotPolynomial("undefined (a division by zero)")
