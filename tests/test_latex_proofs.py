@@ -4,10 +4,12 @@ the order the solver names them), REFUTED with its certified counterexample, HOL
 and nothing is decided again while the document is written. Prose in Unicode is typeset (words stay words),
 the fonts are vector fonts with or without Latin Modern, and the document with the example claim file's
 prose compiles with no warning and no overfull box."""
+import copy
 import dataclasses
 import random
 import re
 import subprocess
+from fractions import Fraction
 
 import pytest
 
@@ -72,7 +74,11 @@ def test_a_proved_claim_shows_every_fact_of_its_proof_evidence(results, section)
         assert cited
         for fact in cited:
             assert f"  & {claim_latex(BY_ID[fact].tree)} && \\text{{\\texttt{{{escaped(fact)}}}" in block
-        assert "Both Z3 and cvc5 report the negation unsatisfiable on every $n \\ge" in block
+        pieces = result.certificate_body["pieces"]
+        if any(piece.get("algebra") for piece in pieces):  # an algebraic certificate is shown, checked exactly
+            assert "exactly:" in block and "nonnegative" in block
+        if not all(piece.get("algebra") for piece in pieces):
+            assert "Z3 and cvc5 report the negation unsatisfiable" in block
         if result.reading:
             assert f"the claim is\n{display(result.latex)}" in block
 
@@ -120,16 +126,17 @@ def test_a_claim_that_holds_shows_what_was_searched(tmp_path):
     assert f"at $n = {evidence.worst_case_n}$" in text
 
 
-def test_the_identity_hook_prints_the_identity_when_the_certificate_holds_one():
+def test_the_proof_shows_each_checked_identity_and_the_solvers_word_for_the_rest(results):
     assert proof_argument(None, "every n ≥ 2").startswith("Both Z3 and cvc5 report the negation unsatisfiable")
-    identity = "lambda_max - L_T * z_min**2 == (lambda_max - j_min**2 * L_T) + L_T * (j_min - z_min) * (j_min + z_min)"
-    certificate = {"pieces": [{"n": [3, None], "identity": identity, "nonnegative": "each term is a cited fact's slack "
-                               "times a positive factor."}]}
-    text = proof_argument(certificate, "every n ≥ 3")
-    assert display(claim_latex(parse_claim(identity))) in text and "Z3" not in text
-    assert "For $n \\ge 3$ the claim's slack is the identity" in text and "each term is a cited fact's slack" in text
-    certificate["pieces"].insert(0, {"n": 2})  # a piece without an identity: the solvers' word for it
-    text = proof_argument(certificate, "every n ≥ 2")
+    kappa = next(r for r in results if r.id == "T2.eq47.kappa" and r.verdict == "PROVED")
+    body = copy.deepcopy(kappa.certificate_body)
+    assert all(piece["algebra"] for piece in body["pieces"])
+    text = proof_argument(body, "every n ≥ 2")
+    assert text.count("exactly:") == len(body["pieces"]) and "Z3" not in text
+    identity = body["pieces"][-1]["algebra"]["identities"][-1]["terms"][0]
+    identity["coefficient"] = str(Fraction(identity["coefficient"]) + 1)  # an identity that no longer holds
+    text = proof_argument(body, "every n ≥ 2")
+    assert text.count("exactly:") == len(body["pieces"]) - 1
     assert "On the other pieces, both Z3 and cvc5 report the negation unsatisfiable." in text
 
 

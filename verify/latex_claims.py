@@ -104,35 +104,60 @@ def _proof(proof, refutes=False):
 
 def proof_argument(certificate, domain, refutes=False):
     """Why the cited facts imply the claim (its negation, when it `refutes`), from the proof certificate's
-    data: each piece that holds an algebraic identity (`identity`: claim-language text `slack == sum of
-    terms`, each term a nonnegative multiple of products of cited facts' slacks and squares; `nonnegative`:
-    a sentence saying why each term is nonnegative) shows the identity and that sentence; the solvers'
-    agreement covers the pieces without one (every piece, when the certificate holds no identity)."""
+    data: each piece whose record holds an algebraic certificate (`algebra`, verify.claims.prover.algebraic)
+    shows its substitutions, positivity lemmas and identities, checked exactly again here, and why each term
+    is nonnegative; the solvers' agreement covers the pieces without one (every piece, when none has one)."""
     pieces = [piece for piece in (certificate or {}).get("pieces", ()) if isinstance(piece, dict)]
-    shown = [piece for piece in pieces if piece.get("identity")]
+    shown = [(piece, _algebra_lines(certificate, piece)) for piece in pieces if piece.get("algebra")]
+    shown = [(piece, lines) for piece, lines in shown if lines]
     negated = "the claim" if refutes else "the negation"
     if not shown:
         return f"Both Z3 and cvc5 report {negated} unsatisfiable on {prose(domain)}.\n"
-    lines = [_identity(piece) for piece in shown]
+    out = [_identity(piece, lines) for piece, lines in shown]
     if len(shown) < len(pieces):
-        lines.append(f"On the other pieces, both Z3 and cvc5 report {negated} unsatisfiable.\n")
-    return "".join(lines)
+        out.append(f"On the other pieces, both Z3 and cvc5 report {negated} unsatisfiable.\n")
+    return "".join(out)
 
 
-def _identity(piece):
-    """One piece's identity, displayed, with the sentence on why its terms are nonnegative."""
+NONNEGATIVE = ("Each term on the right is a nonnegative rational times quantities proved positive times cited "
+               "facts' slacks (each labelled with its fact, each nonnegative), so the right side is nonnegative "
+               "(positive where a strict slack or lemma stands), and so is the claim's slack on the left.")
+
+
+def _algebra_lines(certificate, piece):
+    """The displayed lines of one piece's algebraic certificate, rebuilt from the claim and checked (None when
+    it does not check or cannot be read)."""
     import math
 
-    from verify.claims.language.latex import claim_latex
     from verify.claims.language.parser import parse_claim
+    from verify.claims.prover import facts as library
+    from verify.claims.prover.algebraic_check import algebra_from_data
+    from verify.claims.prover.algebraic_latex import algebra_latex
+    from verify.claims.prover.pieces import Piece
+    from verify.claims.prover.prove import conjuncts
+    from verify.errors import InputError
+
+    n, (lo, hi) = piece.get("n"), certificate["domain"]["n"]
+    tree = parse_claim(certificate["statement"], (lo, math.inf if hi is None else hi))
+    at = Piece(n=n) if isinstance(n, int) else Piece(lo=n[0], hi=math.inf if n[1] is None else n[1])
+    facts = [f for f in library.FACTS if f.id in piece.get("lemmas", ())]
+    try:
+        return algebra_latex(algebra_from_data(piece["algebra"]), conjuncts(tree)[piece["part"]], at, facts)
+    except (InputError, ValueError, KeyError, IndexError):
+        return None
+
+
+def _identity(piece, lines):
+    """One piece's algebraic certificate, displayed line by line, with the sentence on why its terms are
+    nonnegative."""
+    import math
+
     from verify.latex_proofs import n_text
 
     n = piece.get("n")
     n_range = (n, n) if isinstance(n, int) else (n[0], math.inf if n[1] is None else n[1])
-    identity = claim_latex(parse_claim(piece["identity"], n_range))
-    why = piece.get("nonnegative") or "each term on the right is a product of cited facts' slacks and squares with a " \
-                                      "nonnegative coefficient."
-    return f"For {prose(n_text(n_range))} the claim's slack is the identity\n{display(identity)}{prose(why)}\n"
+    shown = "".join(display(line) for line in lines)
+    return f"For {prose(n_text(n_range))}, exactly:\n{shown}{prose(NONNEGATIVE)}\n"
 
 
 def _counterexample(found, claim):

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 from verify.claims.language.latex import claim_latex
 from verify.claims.language.syntax import BinOp, Neg, Num
-from verify.claims.prover.algebraic import atoms, fact_atoms, setting
+from verify.claims.prover.algebraic import atoms, fact_atoms, k_range, setting
 from verify.claims.prover.algebraic_check import Term, check_algebra, lemma_targets
 
 
@@ -69,7 +69,7 @@ def algebra_latex(algebra, part, piece, facts):
         return None
     found = setting(part, piece, facts, substitute=bool(algebra.substitutions))
     space, by_label = found.space, {h.label: h for h in found.hypotheses}
-    labelled = dict(fact_atoms(facts, piece, atoms(part, piece)))
+    labelled = dict(fact_atoms(facts, piece, atoms(part, piece), k_range(part, piece)))
     lines = [rf"{claim_latex(labelled[label])} \quad \text{{({_escaped(label)})}}" for label in algebra.substitutions]
     targets = lemma_targets(found)
     for lemma in algebra.lemmas:
