@@ -8,7 +8,6 @@ is written to disk unless asked (`out=`).
 """
 from pathlib import Path
 
-from verify.claims import options
 from verify.claims.casemode import DecisionResult, Evaluation, evaluate_job
 from verify.claims.casemode import decide_on_case as _decide_on_case
 from verify.claims.cases import Case, parse_case
@@ -20,7 +19,11 @@ from verify.claims.jobs import Job
 from verify.claims.registry import get_claim
 from verify.claims.results import CheckResult, ClaimResult, Report
 from verify.claims.theorem2 import run_theorem2 as _run_theorem2
+from verify import options
+from verify.atomic import check_out_dir
+from verify.claims.record import FormulaClaim
 from verify.errors import InputError
+from verify.files import checked_path
 from verify.numerics.curvature import CurvatureSpectrum, curvature_precise
 
 
@@ -37,6 +40,9 @@ def make_case(logits=None, H=None, z=None, L=None, mu=None):
     ...
     verify.errors.InputError: case H is not positive definite; give a symmetric positive definite matrix
     """
+    if logits is not None and z is not None:
+        raise InputError("make_case got both logits and z; give one of them (z are the coefficients softmax(logits))",
+                         "z")
     data = {"H": H}
     data.update({"z": z} if z is not None else {"logits": logits})
     for key, value in (("L", L), ("mu", mu)):
@@ -79,7 +85,7 @@ def evaluate_claim(claim_id, case, reading=None, dps=50):
     claim = get_claim(claim_id, "theorem2")
     if claim.multi:
         raise InputError(f"claim {claim_id} needs several examples; it is decided only by the search", "claim")
-    reading = options.reading(reading or claim.readings[0], claim.readings)
+    reading = options.reading(claim.readings[0] if reading is None else reading, claim.readings)
     job = Job(claim, reading)
     if not job.applies(_case(case)):
         raise InputError(f"claim {claim_id} is about n in {claim.domain()['n']}; this case has n = {case.n}", "case")
@@ -107,10 +113,16 @@ def load_claims(path_or_text):
     return _load_claims(path_or_text)
 
 
-def _search_options(seed, samples, dps, claim_ids, out, workers, scheduler):
-    return dict(seed=options.seed(seed), samples=options.samples(samples), dps=options.search_dps(dps),
-                claim_ids=options.claim_ids(claim_ids), out_dir=options.out_dir(out), workers=options.workers(workers),
-                scheduler=options.scheduler(scheduler))
+def _search_options(seed, samples, dps, claim_ids, out, progress, workers, scheduler, example_db):
+    """Every search option checked (the folders before any work: a refused run writes nothing)."""
+    chosen = dict(seed=options.seed(seed), samples=options.samples(samples), dps=options.search_dps(dps),
+                  claim_ids=options.claim_ids(claim_ids), out_dir=options.out_dir(out),
+                  progress=options.progress(progress), workers=options.workers(workers),
+                  scheduler=options.scheduler(scheduler), example_db=options.example_db(example_db))
+    for key, what in (("out_dir", "certificates"), ("example_db", "example database")):
+        if chosen[key] is not None:
+            check_out_dir(chosen[key], what, "out" if key == "out_dir" else key)
+    return chosen
 
 
 def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out=None, progress=None, workers=None, scheduler=None,
@@ -125,9 +137,8 @@ def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out=None, progress
     >>> [fact["id"] for fact in report.claims[0].evidence.proof.lemmas][:3]  # the cited facts
     ['F1.positive', 'F1.mean', 'F2.interlacing']
     """
-    chosen = _search_options(seed, samples, dps, claim_ids, out, workers, scheduler)
-    return _run_theorem2(chosen["seed"], chosen["samples"], chosen["dps"], chosen["claim_ids"], chosen["out_dir"],
-                         progress, chosen["workers"], chosen["scheduler"], example_db)
+    chosen = _search_options(seed, samples, dps, claim_ids, out, progress, workers, scheduler, example_db)
+    return _run_theorem2(**chosen)
 
 
 def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out=None, progress=None, workers=None,
@@ -141,9 +152,11 @@ def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out=None, pr
     """
     if isinstance(claims, (str, Path)):
         claims = load_claims(claims)
-    chosen = _search_options(seed, samples, dps, claim_ids, out, workers, scheduler)
-    return _run_claims(claims, chosen["seed"], chosen["samples"], chosen["dps"], chosen["claim_ids"], chosen["out_dir"],
-                       progress, chosen["workers"], chosen["scheduler"], example_db)
+    if not isinstance(claims, (list, tuple)) or not all(isinstance(c, FormulaClaim) for c in claims):
+        raise InputError(f"claims is a {type(claims).__name__}; give a claim file's path or text, or what "
+                         "verify.load_claims returned", "claims")
+    chosen = _search_options(seed, samples, dps, claim_ids, out, progress, workers, scheduler, example_db)
+    return _run_claims(claims, **chosen)
 
 
 def check_certificate(path, claims_file=None):
@@ -156,6 +169,9 @@ def check_certificate(path, claims_file=None):
     >>> check_certificate(report.claims[0].certificate).confirmed
     True
     """
+    path = checked_path(path, "certificate", "path")
+    if claims_file is not None:
+        claims_file = checked_path(claims_file, "claim file", "claims_file")
     return _check_certificate(path, claims_file)
 
 
@@ -167,7 +183,7 @@ def run_derivation(derivation_id):
     """
     from verify.derivations.registry import DERIVATION_REGISTRY, run_checks  # SymPy: loaded on use
 
-    if derivation_id not in DERIVATION_REGISTRY:
+    if not isinstance(derivation_id, str) or derivation_id not in DERIVATION_REGISTRY:
         raise InputError(f"unknown derivation id {derivation_id!r}; choose from {', '.join(DERIVATION_REGISTRY)}", "id")
     return run_checks(DERIVATION_REGISTRY[derivation_id])
 

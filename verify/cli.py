@@ -71,10 +71,7 @@ def cmd_theorem2(args):
                 raise InputError(f"claim {claim.id} needs several examples and a case file holds one; run it without "
                                  "--case (the search decides it), or choose another --claim", "claim")
         return _theorem2_case(args)
-    from verify.atomic import check_out_dir
-
-    check_out_dir(args.out, "certificates")
-    from verify.claims.theorem2 import run_theorem2
+    from verify.api import run_theorem2
 
     with _LazyProgress("searching") as progress:
         report = run_theorem2(args.seed, args.samples, args.dps, args.claim, args.out, progress, args.workers,
@@ -83,12 +80,9 @@ def cmd_theorem2(args):
 
 
 def cmd_claims(args):
-    from verify.atomic import check_out_dir
-    from verify.claims.claimfile import load_claims
-    from verify.claims.decide import run_claims
+    from verify.api import load_claims, run_claims
 
     claims = load_claims(args.file)
-    check_out_dir(args.out, "certificates")
     with _LazyProgress("searching") as progress:
         report = run_claims(claims, args.seed, args.samples, args.dps, args.claim, args.out, progress, args.workers,
                             args.scheduler, args.example_db)
@@ -132,7 +126,7 @@ def _theorem2_case(args):
 
 
 def cmd_check(args):
-    from verify.claims.certificates import check_certificate
+    from verify.api import check_certificate
 
     result = check_certificate(args.file, args.claims)
     if args.json:

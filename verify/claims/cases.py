@@ -26,6 +26,7 @@ from fractions import Fraction
 import numpy as np
 
 from verify.errors import InputError
+from verify.files import read_bounded
 from verify.numerics.definite import EXACT_MAX, positive_definite
 from verify.numerics.precision import Log, exact_decimal, parse_number, to_float
 
@@ -91,16 +92,7 @@ class Case:
 def read_json(path, what):
     """The JSON value of a file of at most MAX_FILE_BYTES (floats kept as their decimal text, integers beyond
     4,000 digits too); InputError, one line, if it is unreadable, too large or not JSON."""
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError(f"{what} file {path!r} does not exist; give the path of a JSON file") from None
-    except OSError as error:
-        raise InputError(f"{what} file {path!r} cannot be read ({error.strerror}); check its permissions") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise InputError(f"{what} file {path!r} is larger than {MAX_FILE_BYTES >> 20} MiB; give a JSON file of at most "
-                         f"{MAX_FILE_BYTES >> 20} MiB")
+    raw = read_bounded(path, MAX_FILE_BYTES, f"{what} file", "a JSON file", what)
     try:
         text = raw.decode("utf-8-sig")  # a byte-order mark, as some editors write, is not part of the JSON
     except UnicodeDecodeError as error:

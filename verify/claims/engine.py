@@ -23,6 +23,7 @@ from verify.claims.language.outcome import FAILS, HOLDS, TIGHT
 from verify.claims.language.values import Point, ball_point, ball_spectrum, float_point, mp_point
 from verify.claims.results import InterruptedEvidence, SearchEvidence
 from verify.errors import InputError
+from verify.files import FolderStore
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.precision import bits_for, decimal
 
@@ -216,10 +217,8 @@ def _saved_cases(store, job):
     if store is None:
         return []
     cases = []
-    for value in sorted(store.fetch(_key(job)))[:64]:
+    for value in store.fetch(_key(job)):
         try:
-            if len(value) > MAX_SAVED_BYTES:
-                raise ValueError("too large")
             case = parse_case(json.loads(value))
             if job.applies(case):
                 cases.append(case)
@@ -330,9 +329,5 @@ def merge(results):
 
 
 def _database(path):
-    """Hypothesis's directory database as a key–value store (here, of counterexample case files)."""
-    if path is None:
-        return None
-    from hypothesis.database import DirectoryBasedExampleDatabase
-
-    return DirectoryBasedExampleDatabase(path)
+    """The example database folder as a key–value store (here, of counterexample case files), or None."""
+    return None if path is None else FolderStore(path, MAX_SAVED_BYTES)

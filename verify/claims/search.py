@@ -4,13 +4,16 @@ shrinks a failure to the smallest n and the simplest numbers (integers) that sti
 """
 import functools
 import math
+import os
 import warnings
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings, target
 from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from verify.claims import strategies
 from verify.claims.cases import Case
@@ -131,7 +134,18 @@ def _quiet_about_worker_threads(test):
     return run
 
 
+def cache_folder():
+    """Hypothesis's own folder (its cache of constants read from source): the user's cache folder, never the current
+    one; HYPOTHESIS_STORAGE_DIRECTORY, when set, wins (and a folder that cannot be written only costs speed)."""
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        return Path(os.environ["HYPOTHESIS_STORAGE_DIRECTORY"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "verify" / "hypothesis"
+
+
 def _settings(seed_value, max_examples):
+    set_hypothesis_home_dir(cache_folder())
+
     def wrap(test):
         configured = settings(
             max_examples=max_examples,

@@ -11,6 +11,7 @@ per quantity, never abandoned as a whole.
 """
 import flint
 
+from verify import options
 from verify.errors import InputError
 from verify.numerics.curvature_balls import curvature_balls
 from verify.numerics.definite import positive_definite
@@ -33,8 +34,7 @@ def enclose_case(log_z, H, dps=30):
     """(spectrum, bits, method): a CurvatureSpectrum of Arb balls for one example, the largest precision used
     (bits) and how the balls were obtained. log_z: exact logits (any number `parse_number` takes) or `Log(z)`
     for coefficients given as z; H: rows of exact numbers or a float64 ndarray, symmetric positive definite."""
-    if isinstance(dps, bool) or not isinstance(dps, int) or not 1 <= dps <= MAX_DPS:
-        raise InputError(f"dps is {dps!r}; give a whole number of digits between 1 and {MAX_DPS}")
+    options.dps(dps, 1, MAX_DPS)
     log_z = _log_weights(log_z)
     exact = ExactMatrix(H, len(log_z))
     rows = exact.rows()

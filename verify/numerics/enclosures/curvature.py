@@ -30,6 +30,7 @@ import flint
 import numpy as np
 import scipy.linalg
 
+from verify import options
 from verify.errors import InputError
 from verify.numerics.enclosures.exact import ExactMatrix
 from verify.numerics.enclosures.verified import VerifiedPencil, refine_extreme, rel_width
@@ -44,7 +45,7 @@ TAU = 2.0**-96  # float copies: entries below TAU are set to 0 (graded matrices 
 # ~100× slower; entries this small do not matter at float64 accuracy relative to the ~1 top eigenvalue); each
 # such change is ≤ TAU per entry, ≤ n·TAU in Frobenius norm, and is added to the error bound where made.
 NAMES = ("lambda_max", "lambda_min", "L_T", "mu_T", "L_amb", "mu_amb")
-MAX_DPS = 10_000
+MAX_DPS = 10_000  # digits an enclosure may be asked for (its own refinement goes past the options' MAX_DPS)
 
 
 def correct_digits(ball):
@@ -122,8 +123,7 @@ def enclose_curvature(log_z, H, dps=30):
     log_z: exact log-weights (Fraction or int logits, or `Log(z)` for coefficients given as z);
     H: float64 ndarray (exact binary values), rows of exact numbers or an ExactMatrix, symmetric positive definite.
     The spectrum is a CurvatureSpectrum of balls; `methods[name]` says how each was enclosed."""
-    if isinstance(dps, bool) or not isinstance(dps, int) or not 1 <= dps <= MAX_DPS:
-        raise InputError(f"dps is {dps!r}; give a whole number of digits between 1 and {MAX_DPS}")
+    options.dps(dps, 1, MAX_DPS)
     n = len(log_z)
     if n < 2:
         raise InputError(f"an example needs at least 2 tokens (T = 1^⊥ is trivial for n = {n})")
