@@ -103,3 +103,9 @@ def test_public_api_is_exactly_all_and_documented():
     assert defined_here <= set(verify.__all__)
     with pytest.raises(AttributeError):
         verify.not_a_public_name  # noqa: B018
+
+
+@pytest.mark.parametrize("front", ["verify.cli", "verify.arguments"])
+def test_the_command_line_goes_through_the_public_api(front):
+    """The CLI is thin: its options are checked by verify.options, its work done by verify.api."""
+    assert not {m for m in GRAPH[front] if m.startswith(("verify.claims", "verify.numerics"))}, GRAPH[front]

@@ -8,9 +8,12 @@ is written to disk unless asked (`out=`).
 """
 from pathlib import Path
 
+from verify.claims import assumption2_claims as assumption2
 from verify.claims.casemode import DecisionResult, Evaluation, evaluate_job
+from verify.claims.casemode import evaluate_case as _evaluate_case
 from verify.claims.casemode import decide_on_case as _decide_on_case
 from verify.claims.cases import Case, parse_case
+from verify.claims.cases import load_case as _load_case
 from verify.claims.certificates import check_certificate as _check_certificate
 from verify.claims.claimfile import load_claims as _load_claims
 from verify.claims.claimfile import parse_claims_text
@@ -25,6 +28,7 @@ from verify.claims.record import FormulaClaim
 from verify.errors import InputError
 from verify.files import checked_path
 from verify.numerics.curvature import CurvatureSpectrum, curvature_precise
+from verify.numerics.jspectrum import j_spectrum_report
 
 
 def make_case(logits=None, H=None, z=None, L=None, mu=None):
@@ -51,6 +55,12 @@ def make_case(logits=None, H=None, z=None, L=None, mu=None):
     return parse_case(data)
 
 
+def load_case(path, require_H=True):
+    """A validated `Case` from a JSON case file: ``{"logits": [...]}`` or ``{"z": [...]}``, with "H" (optional
+    when `require_H` is False) and optionally "L", "mu". Only a regular file of at most 64 MiB is read."""
+    return _load_case(checked_path(path, "case file", "path"), require_H=bool(require_H))
+
+
 def _case(case):
     if not isinstance(case, Case):
         raise InputError(f"case is a {type(case).__name__}; build one with verify.make_case(logits=…, H=…)", "case")
@@ -67,7 +77,7 @@ def curvature_spectrum(case, dps=30):
     >>> curvature_spectrum(make_case(logits=[0, 0], H=[[2, 0], [0, 2]]), dps=-3)
     Traceback (most recent call last):
     ...
-    verify.errors.InputError: dps = -3 is outside 1..1000; give 1 to 1000 digits, e.g. dps=30
+    verify.errors.InputError: dps = -3 is outside 1..1000; give 1 to 1000 digits, e.g. 30
     """
     return curvature_precise(_case(case).logits, case.H, options.dps(dps))
 
@@ -90,6 +100,29 @@ def evaluate_claim(claim_id, case, reading=None, dps=50):
     if not job.applies(_case(case)):
         raise InputError(f"claim {claim_id} is about n in {claim.domain()['n']}; this case has n = {case.n}", "case")
     return evaluate_job(job, case, options.dps(dps, 15))
+
+
+def evaluate_case(case, dps=50, claim_ids=None):
+    """Every single-example built-in claim (or those of `claim_ids`) under each reading at one case: a `CaseReport`
+    with the spectrum to `dps` digits, its ball enclosure and one `Evaluation` per claim and reading (what
+    `theorem2 --case` prints). A claim that needs several examples is refused: the search decides it.
+
+    >>> report = evaluate_case(make_case(logits=[0, -1], H=[[1, 0], [0, 1]]), claim_ids=["T2.swapped"])
+    >>> [(row.reading, row.holds) for row in report.rows]
+    [('tangent-exact', False), ('ambient-bounds', False)]
+    """
+    chosen = options.claim_ids(claim_ids)
+    for claim_id in chosen or ():
+        if get_claim(claim_id, "theorem2").multi:
+            raise InputError(f"claim {claim_id} needs several examples and a case holds one; the search decides it "
+                             "(run it without a case), or choose another claim", "claim")
+    return _evaluate_case(_case(case), options.search_dps(dps), chosen)
+
+
+def j_spectrum(case, dps=30):
+    """The eigenvalues of J(z) by the secular equation and κ of J and (with H) of J H J on T, to `dps` digits:
+    a `JSpectrumReport` (what `spectrum` prints). The case may come without H (`load_case(…, require_H=False)`)."""
+    return j_spectrum_report(list(_case(case).logits), case.H, options.search_dps(dps))
 
 
 def decide_on_case(text, case, dps=50):
@@ -173,6 +206,20 @@ def check_certificate(path, claims_file=None):
     if claims_file is not None:
         claims_file = checked_path(claims_file, "claim file", "claims_file")
     return _check_certificate(path, claims_file)
+
+
+def run_assumption2(seed=0, samples=40, claim_ids=None, progress=None, workers=None, scheduler=None):
+    """Decide the Assumption 2 claims on the default sweep over the key dimension d: a `Report`."""
+    chosen = options.claim_ids(claim_ids)
+    return assumption2.run_assumption2(options.seed(seed), assumption2.Settings(samples=options.samples(samples)),
+                                       chosen, options.progress(progress), options.workers(workers),
+                                       options.scheduler(scheduler))
+
+
+def assumption2_dimensions(n, N, d, seed=0):
+    """One user's dimensions (n tokens, N sequences, key dimension d): which readings of Assumption 2 they allow and
+    how far the decoupled formulas are off; a `DimensionsReport`."""
+    return assumption2.check_dimensions(n, N, d, options.seed(seed))
 
 
 def run_derivation(derivation_id):

@@ -1,4 +1,5 @@
-"""Command line: thin over the library API (its grammar is verify.arguments).  Bad input: one stderr line, exit 2."""
+"""Command line: thin over the library API, verify.api (its grammar and option checks are verify.arguments and
+verify.options; it imports nothing from verify.claims or verify.numerics). Bad input: one stderr line, exit 2."""
 import json
 import os
 import sys
@@ -62,14 +63,7 @@ def _run(argv):
 
 
 def cmd_theorem2(args):
-    claims = [get_claim_for("theorem2", claim_id) for claim_id in args.claim or ()]
     if args.case:
-        from verify.errors import InputError
-
-        for claim in claims:
-            if claim.multi:
-                raise InputError(f"claim {claim.id} needs several examples and a case file holds one; run it without "
-                                 "--case (the search decides it), or choose another --claim", "claim")
         return _theorem2_case(args)
     from verify.api import run_theorem2
 
@@ -111,8 +105,7 @@ def _print_report(report, args, title=None):
 
 
 def _theorem2_case(args):
-    from verify.claims.cases import load_case
-    from verify.claims.casemode import evaluate_case
+    from verify.api import evaluate_case, load_case
 
     case = load_case(args.case)
     report = evaluate_case(case, args.dps, args.claim)
@@ -141,11 +134,9 @@ def cmd_check(args):
 
 
 def cmd_spectrum(args):
-    from verify.claims.cases import load_case
-    from verify.numerics.jspectrum import j_spectrum_report
+    from verify.api import j_spectrum, load_case
 
-    case = load_case(args.file, require_H=False)
-    report = j_spectrum_report(list(case.logits), case.H, args.dps)
+    report = j_spectrum(load_case(args.file, require_H=False), args.dps)
     from verify.render import spectrum_json, spectrum_table
 
     if args.json:
@@ -156,7 +147,7 @@ def cmd_spectrum(args):
 
 
 def cmd_assumption2(args):
-    from verify.claims import assumption2_claims as assumption2
+    from verify.api import assumption2_dimensions, run_assumption2
     from verify.errors import InputError
 
     dims = (args.n, args.N, args.d)
@@ -171,23 +162,19 @@ def cmd_assumption2(args):
     from verify.render import assumption2_dimensions_table
 
     if args.n is not None:
-        report = assumption2.check_dimensions(args.n, args.N, args.d, args.seed)
+        report = assumption2_dimensions(args.n, args.N, args.d, args.seed)
         if args.json:
             print(json.dumps(report.to_json(), indent=2))
         else:
             assumption2_dimensions_table(report)
         return 0
-    for claim_id in args.claim or ():
-        get_claim_for("assumption2", claim_id)
-    settings = assumption2.Settings(samples=args.samples)
     with _LazyProgress("checking") as progress:
-        report = assumption2.run_assumption2(args.seed, settings, args.claim, progress, args.workers, args.scheduler)
+        report = run_assumption2(args.seed, args.samples, args.claim, progress, args.workers, args.scheduler)
     if args.plot and not report.interrupted:
         from verify.plots import plot_decoupling
 
         plot_decoupling(report, args.plot)
-    return _print_report(report, args, title=f"Assumption 2 — seed {report.seed}, n = {settings.n}, N = {settings.N}, "
-                                              f"d ∈ [{settings.ds[0]}, {settings.ds[-1]}], {report.seconds:.1f} s")
+    return _print_report(report, args, title=f"Assumption 2 — seed {report.seed}, {report.scope}, {report.seconds:.1f} s")
 
 
 def cmd_derive(args):
@@ -272,12 +259,6 @@ def _transformer(args):
     for sentence in result.findings:
         print(f"  - {sentence}")
     return 0
-
-
-def get_claim_for(command, claim_id):
-    from verify.claims.registry import get_claim
-
-    return get_claim(claim_id, command)
 
 
 def _check_plot_path(path):

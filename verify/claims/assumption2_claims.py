@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import mpmath as mp
 import numpy as np
 
+from verify import options
 from verify.claims.executors import run_tasks
 from verify.claims.record import Claim
 from verify.claims.results import ClaimResult, InterruptedEvidence, RecordEvidence, Report
@@ -54,12 +55,6 @@ class Settings:
     def below(self):
         """The d of the sweep with d < nN (where Assumption 2 cannot hold)."""
         return [d for d in self.ds if d < self.n * self.N]
-
-
-def check_seed(seed):
-    """InputError unless `seed` is a whole number ≥ 0 (numpy's generators take no negative seed)."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise InputError(f"seed = {seed!r} must be a whole number ≥ 0", "seed")
 
 
 @dataclass(frozen=True)
@@ -298,7 +293,7 @@ class DimensionsReport:
 def check_dimensions(n, N, d, seed=0):
     """One user's dimensions: which readings are satisfiable, how far the decoupled formulas are off."""
     check_sizes(n, N, d)
-    check_seed(seed)
+    options.seed(seed)
     rng = np.random.default_rng(seed)
     return DimensionsReport(n, N, d, readings(n, N, d, rng), decoupling(n, N, d, rng), seed)
 
@@ -308,7 +303,7 @@ def run_assumption2(seed=0, settings=None, claim_ids=None, progress=None, worker
     seeded task (`np.random.default_rng([seed, index])`), run by the executor (see run_theorem2)."""
     settings = settings or Settings()
     settings.check()
-    check_seed(seed)
+    options.seed(seed)
     started = time.perf_counter()
     claims = _select(claim_ids)
     tasks = [(claim.id, _check, (claim, [seed, index], settings)) for index, claim in enumerate(claims)]
@@ -317,7 +312,8 @@ def run_assumption2(seed=0, settings=None, claim_ids=None, progress=None, worker
                                            InterruptedEvidence("the run was interrupted before this claim was checked"))
                      for claim, result in zip(claims, results))
     return Report(seed, REDECIDE_DPS, settings.samples, outcomes, time.perf_counter() - started,
-                  command="assumption2", interrupted=interrupted)
+                  command="assumption2", interrupted=interrupted,
+                  scope=f"n = {settings.n}, N = {settings.N}, d ∈ [{settings.ds[0]}, {settings.ds[-1]}]")
 
 
 def _select(claim_ids):
