@@ -136,14 +136,15 @@ def enclose_curvature(log_z, H, dps=30):
                              "(needs a > 0 and a + n b > 0)")
     A_H, copy_exact = Hx.scaled_float()
     w_H, V_H = np.linalg.eigh(A_H)
-    if iso is not None:
-        cond = float(max(a, a + n * b) / min(a, a + n * b))
+    if iso is not None:  # κ(H) exactly, as a power of two: 11ᵀ + 10⁻⁵⁰⁰⁰ I is far beyond float64's range
+        ratio = max(a, a + n * b) / min(a, a + n * b)
+        cond_bits = max(ratio.numerator.bit_length() - ratio.denominator.bit_length() + 1, 0)
     else:
-        cond = w_H[-1] / w_H[0] if w_H[0] > 0 else 1e16
+        cond_bits = math.ceil(math.log2(max(w_H[-1] / w_H[0] if w_H[0] > 0 else 1e16, 1.0)))
     keys = exact_keys(log_z)
     spread = float(max(keys) - min(keys)) if not hasattr(log_z[0], "of") else math.log(float(max(keys) / min(keys)))
     prec = (math.ceil(dps * math.log2(10)) + GUARD_BITS + math.ceil(math.log2(n))
-            + math.ceil(math.log2(max(spread, 1.0) + 1)) + math.ceil(math.log2(max(cond, 1.0))))
+            + math.ceil(math.log2(max(spread, 1.0) + 1)) + cond_bits)
     target = 10.0 ** (-dps) / 4
     with flint.ctx.workprec(prec):
         out, methods, ctx = _fast(_Scaled(log_z), Hx, iso, A_H, copy_exact, w_H, V_H, target)
