@@ -262,13 +262,17 @@ def _transformer(args):
 
 
 def _check_plot_path(path):
+    from verify.atomic import NAME_MAX, check_out_dir
     from verify.errors import InputError
 
     target = Path(path)
-    if target.is_dir():
-        raise InputError(f"--plot {path!r} is a folder; give a file name ending in .png")
-    if not target.parent.exists() or not os.access(target.parent, os.W_OK):
-        raise InputError(f"--plot {path!r}: the folder {str(target.parent)!r} does not exist or is not writable")
+    if target.is_dir() or not target.name or len(os.fsencode(target.name)) > NAME_MAX:
+        raise InputError(f"--plot {path[:60]!r} is a folder or no usable file name; give a file name ending in .png")
+    if target.is_symlink() and not target.exists():
+        raise InputError(f"--plot {path!r} is a symlink to nothing (or a loop); give a file name ending in .png")
+    if not target.parent.is_dir():
+        raise InputError(f"--plot {path!r}: the folder {str(target.parent)!r} does not exist; make it or give another")
+    check_out_dir(str(target.parent), "plot", "plot")
 
 
 COMMANDS = {"theorem2": cmd_theorem2, "claims": cmd_claims, "assumption2": cmd_assumption2, "derive": cmd_derive,
