@@ -463,3 +463,43 @@ def test_a_bad_api_argument_is_an_input_error_and_the_streams_stay_open(call):
         API_CALLS[call](verify)
     for descriptor in (0, 1, 2):
         os.fstat(descriptor)  # an int taken for a file descriptor once closed the caller's stdout
+
+
+@pytest.mark.skipif(__import__("shutil").which("openssl") is None, reason="needs openssl to make a test certificate")
+def test_a_tls_server_that_is_not_dask_is_one_line(tmp_path):
+    """tls:// takes its certificates from Dask's configuration; the first frame is read through TLS."""
+    import socket
+    import ssl
+    import subprocess
+    import threading
+
+    import dask
+
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def answer():
+        try:
+            connection, _ = server.accept()
+            with context.wrap_socket(connection, server_side=True) as secure:
+                secure.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+        except OSError:
+            return
+
+    threading.Thread(target=answer, daemon=True).start()
+    settings = {"distributed.comm.tls.ca-file": str(cert), "distributed.comm.tls.client.cert": str(cert),
+                "distributed.comm.tls.client.key": str(key)}
+    try:
+        with dask.config.set(settings):
+            code, out, err = run(["theorem2", "--scheduler", f"tls://127.0.0.1:{port}", "--samples", "5",
+                                  "--out", str(tmp_path / "out")])
+    finally:
+        server.close()
+    assert code == 2 and "not a Dask handshake" in err, err
+    assert_one_line_or_done(code, out, err, tmp_path, tmp_path / "out")
