@@ -144,8 +144,6 @@ def cache_folder():
 
 
 def _settings(seed_value, max_examples):
-    set_hypothesis_home_dir(cache_folder())
-
     def wrap(test):
         configured = settings(
             max_examples=max_examples,
@@ -194,11 +192,18 @@ def _as_float(margin):
 
 
 def _run(probe, count):
-    """Run a Hypothesis probe: the counterexample it raised (shrunk), or None, with the examples run."""
+    """Run a Hypothesis probe: the counterexample it raised (shrunk), or None, with the examples run. Meanwhile
+    Hypothesis's own folder is `cache_folder()`; the caller's setting is restored afterwards."""
+    from hypothesis import configuration
+
+    saved = vars(configuration).get("__hypothesis_home_directory")
+    set_hypothesis_home_dir(cache_folder())
     try:
         probe()
     except _Counterexample as failure:
         return Found(failure.case, count[0])
+    finally:
+        set_hypothesis_home_dir(saved)
     return Found(None, count[0])
 
 
