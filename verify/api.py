@@ -1,6 +1,6 @@
-"""The public library API (re-exported by `verify`; `verify.__all__` lists it): build a case, compute its
-curvature spectrum, decide claims (built-in or your own) at a case or by search, check a certificate,
-run a derivation's checks.
+"""The public library API (re-exported by `verify`; `verify.__all__` lists it): build or read a case, compute
+its curvature spectrum and J's spectrum, decide claims (built-in or your own) at a case or by search, check a
+certificate, check Assumption 2, run a derivation's checks. The command line is a thin layer over these.
 
 Every function checks its own arguments, returns a result object and never prints; bad input raises
 `verify.InputError` with a one-line message that names the parameter, the value and the fix. Nothing
@@ -8,10 +8,12 @@ is written to disk unless asked (`out=`).
 """
 from pathlib import Path
 
+from verify import options
+from verify.atomic import check_out_dir
 from verify.claims import assumption2_claims as assumption2
 from verify.claims.casemode import DecisionResult, Evaluation, evaluate_job
-from verify.claims.casemode import evaluate_case as _evaluate_case
 from verify.claims.casemode import decide_on_case as _decide_on_case
+from verify.claims.casemode import evaluate_case as _evaluate_case
 from verify.claims.cases import Case, parse_case
 from verify.claims.cases import load_case as _load_case
 from verify.claims.certificates import check_certificate as _check_certificate
@@ -19,17 +21,14 @@ from verify.claims.claimfile import load_claims as _load_claims
 from verify.claims.claimfile import parse_claims_text
 from verify.claims.decide import run_claims as _run_claims
 from verify.claims.jobs import Job
+from verify.claims.record import FormulaClaim
 from verify.claims.registry import get_claim
 from verify.claims.results import CheckResult, ClaimResult, Report
 from verify.claims.theorem2 import run_theorem2 as _run_theorem2
-from verify import options
-from verify.atomic import check_out_dir
-from verify.claims.record import FormulaClaim
 from verify.errors import InputError
 from verify.files import checked_path
 from verify.numerics.curvature import CurvatureSpectrum, curvature_precise
 from verify.numerics.jspectrum import j_spectrum_report
-
 
 def make_case(logits=None, H=None, z=None, L=None, mu=None):
     """A validated `Case` from attention logits (or coefficients `z`) and a symmetric positive definite H.
