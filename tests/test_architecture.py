@@ -8,7 +8,7 @@ import pytest
 import verify
 
 PACKAGE = Path(verify.__file__).parent
-LEAVES = {"verify.errors", "verify.atomic", "verify.versions"}
+LEAVES = {"verify.errors", "verify.atomic", "verify.versions", "verify.options", "verify.files"}
 ALLOWED = {  # layer -> the layers it may import (besides itself and the leaf modules)
     "numerics": set(),
     "claims": {"numerics"},
@@ -56,9 +56,9 @@ def test_each_layer_imports_only_downwards(name):
         assert _layer(target) in ALLOWED[layer] | {layer}, f"{name} ({layer}) imports {target}"
 
 
-def test_leaf_modules_import_nothing_but_errors():
+def test_leaf_modules_import_nothing_but_leaves():
     for leaf in LEAVES:
-        assert GRAPH[leaf] <= {"verify.errors"}, f"{leaf} imports {GRAPH[leaf]}"
+        assert GRAPH[leaf] <= LEAVES, f"{leaf} imports {GRAPH[leaf]}"
 
 
 def test_no_import_cycle():
@@ -103,3 +103,9 @@ def test_public_api_is_exactly_all_and_documented():
     assert defined_here <= set(verify.__all__)
     with pytest.raises(AttributeError):
         verify.not_a_public_name  # noqa: B018
+
+
+@pytest.mark.parametrize("front", ["verify.cli", "verify.arguments"])
+def test_the_command_line_goes_through_the_public_api(front):
+    """The CLI is thin: its options are checked by verify.options, its work done by verify.api."""
+    assert not {m for m in GRAPH[front] if m.startswith(("verify.claims", "verify.numerics"))}, GRAPH[front]

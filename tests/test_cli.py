@@ -4,6 +4,7 @@ import json
 import pytest
 
 from tests.conftest import run_cli
+from verify.errors import InputError
 
 
 def test_help_lists_commands():
@@ -206,13 +207,15 @@ def test_versions_record_this_distribution_under_its_own_name():
 
 
 def test_the_command_lines_digit_bounds_are_the_librarys():
-    from verify import arguments
+    from verify import arguments, options
     from verify.numerics import precision
 
     assert (arguments.MIN_DPS, arguments.MAX_DPS) == (precision.MIN_DPS, precision.MAX_DPS)
     out = run_cli("theorem2", "--dps", str(precision.MAX_DPS + 1), "--samples", "1")
     assert_one_line_error(out)
-    assert f"--dps {precision.MAX_DPS + 1}" in out.stderr
+    with pytest.raises(InputError) as refused:
+        options.search_dps(precision.MAX_DPS + 1)
+    assert out.stderr == f"verify: error: --dps: {refused.value}\n"  # the library's own message, once
 
 
 def test_version_is_the_distributions():

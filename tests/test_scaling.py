@@ -104,10 +104,13 @@ def test_the_default_search_runs_in_process_without_loading_dask(tmp_path):
 @pytest.mark.skipif(executors.usable_cores() < 2, reason="a local cluster needs two cores here")
 def test_a_long_search_starts_a_cluster_by_default():
     chosen = executors.executor_for(tasks=executors.MIN_TASKS_FOR_CLUSTER)
+    scratch = chosen.scratch  # the workers' dask-scratch-space lives here, not in $TMPDIR itself
     try:
         assert isinstance(chosen, executors.DaskExecutor) and len(chosen.client.scheduler_info()["workers"]) >= 2
+        assert Path(scratch).is_dir()
     finally:
         chosen.close()
+    assert not Path(scratch).exists()
     assert isinstance(executors.executor_for(tasks=executors.MIN_TASKS_FOR_CLUSTER - 1), executors.InProcess)
 
 

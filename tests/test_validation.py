@@ -76,8 +76,8 @@ def test_file_size_is_bounded(tmp_path):
         handle.write(b"0")
     with pytest.raises(InputError, match="larger than"):
         load_case(str(path))
-    out = run_cli("theorem2", "--case", "/dev/zero")
-    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "larger than" in out.stderr
+    with pytest.raises(InputError, match="not a regular file"):  # a device is refused before a byte is read
+        load_case("/dev/zero")
 
 
 def test_big_json_integers_are_numbers_not_a_json_error(tmp_path):

@@ -1,6 +1,6 @@
-"""The public library API (re-exported by `verify`; `verify.__all__` lists it): build a case, compute its
-curvature spectrum, decide claims (built-in or your own) at a case or by search, check a certificate,
-run a derivation's checks.
+"""The public library API (re-exported by `verify`; `verify.__all__` lists it): build or read a case, compute
+its curvature spectrum and J's spectrum, decide claims (built-in or your own) at a case or by search, check a
+certificate, check Assumption 2, run a derivation's checks. The command line is a thin layer over these.
 
 Every function checks its own arguments, returns a result object and never prints; bad input raises
 `verify.InputError` with a one-line message that names the parameter, the value and the fix. Nothing
@@ -8,21 +8,27 @@ is written to disk unless asked (`out=`).
 """
 from pathlib import Path
 
-from verify.claims import options
+from verify import options
+from verify.atomic import check_out_dir
+from verify.claims.builtin import assumption2
+from verify.claims.cases.case import Case, parse_case
+from verify.claims.cases.case import load_case as _load_case
 from verify.claims.cases.mode import DecisionResult, Evaluation, evaluate_job
 from verify.claims.cases.mode import decide_on_case as _decide_on_case
-from verify.claims.cases.case import Case, parse_case
-from verify.claims.certificates.check import check_certificate as _check_certificate
+from verify.claims.cases.mode import evaluate_case as _evaluate_case
+from verify.claims.certificates.check import judge_certificate as _judge_certificate
 from verify.claims.claimfile import load_claims as _load_claims
 from verify.claims.claimfile import parse_claims_text
 from verify.claims.verdicts.decide import run_claims as _run_claims
 from verify.claims.jobs import Job
 from verify.claims.builtin.registry import get_claim
+from verify.claims.record import FormulaClaim
 from verify.claims.verdicts.results import CheckResult, ClaimResult, Report
 from verify.claims.verdicts.theorem2 import run_theorem2 as _run_theorem2
 from verify.errors import InputError
+from verify.files import checked_path
 from verify.numerics.curvature import CurvatureSpectrum, curvature_precise
-
+from verify.numerics.jspectrum import j_spectrum_report
 
 def make_case(logits=None, H=None, z=None, L=None, mu=None):
     """A validated `Case` from attention logits (or coefficients `z`) and a symmetric positive definite H.
@@ -37,12 +43,21 @@ def make_case(logits=None, H=None, z=None, L=None, mu=None):
     ...
     verify.errors.InputError: case H is not positive definite; give a symmetric positive definite matrix
     """
+    if logits is not None and z is not None:
+        raise InputError("make_case got both logits and z; give one of them (z are the coefficients softmax(logits))",
+                         "z")
     data = {"H": H}
     data.update({"z": z} if z is not None else {"logits": logits})
     for key, value in (("L", L), ("mu", mu)):
         if value is not None:
             data[key] = value
     return parse_case(data)
+
+
+def load_case(path, require_H=True):
+    """A validated `Case` from a JSON case file: ``{"logits": [...]}`` or ``{"z": [...]}``, with "H" (optional
+    when `require_H` is False) and optionally "L", "mu". Only a regular file of at most 64 MiB is read."""
+    return _load_case(checked_path(path, "case file", "path"), require_H=bool(require_H))
 
 
 def _case(case):
@@ -61,7 +76,7 @@ def curvature_spectrum(case, dps=30):
     >>> curvature_spectrum(make_case(logits=[0, 0], H=[[2, 0], [0, 2]]), dps=-3)
     Traceback (most recent call last):
     ...
-    verify.errors.InputError: dps = -3 is outside 1..1000; give 1 to 1000 digits, e.g. dps=30
+    verify.errors.InputError: dps = -3 is outside 1..1000; give 1 to 1000 digits, e.g. 30
     """
     return curvature_precise(_case(case).logits, case.H, options.dps(dps))
 
@@ -79,11 +94,34 @@ def evaluate_claim(claim_id, case, reading=None, dps=50):
     claim = get_claim(claim_id, "theorem2")
     if claim.multi:
         raise InputError(f"claim {claim_id} needs several examples; it is decided only by the search", "claim")
-    reading = options.reading(reading or claim.readings[0], claim.readings)
+    reading = options.reading(claim.readings[0] if reading is None else reading, claim.readings)
     job = Job(claim, reading)
     if not job.applies(_case(case)):
         raise InputError(f"claim {claim_id} is about n in {claim.domain()['n']}; this case has n = {case.n}", "case")
     return evaluate_job(job, case, options.dps(dps, 15))
+
+
+def evaluate_case(case, dps=50, claim_ids=None):
+    """Every single-example built-in claim (or those of `claim_ids`) under each reading at one case: a `CaseReport`
+    with the spectrum to `dps` digits, its ball enclosure and one `Evaluation` per claim and reading (what
+    `theorem2 --case` prints). A claim that needs several examples is refused: the search decides it.
+
+    >>> report = evaluate_case(make_case(logits=[0, -1], H=[[1, 0], [0, 1]]), claim_ids=["T2.swapped"])
+    >>> [(row.reading, row.holds) for row in report.rows]
+    [('tangent-exact', False), ('ambient-bounds', False)]
+    """
+    chosen = options.claim_ids(claim_ids)
+    for claim_id in chosen or ():
+        if get_claim(claim_id, "theorem2").multi:
+            raise InputError(f"claim {claim_id} needs several examples and a case holds one; the search decides it "
+                             "(run it without a case), or choose another claim", "claim")
+    return _evaluate_case(_case(case), options.search_dps(dps), chosen)
+
+
+def j_spectrum(case, dps=30):
+    """The eigenvalues of J(z) by the secular equation and κ of J and (with H) of J H J on T, to `dps` digits:
+    a `JSpectrumReport` (what `spectrum` prints). The case may come without H (`load_case(…, require_H=False)`)."""
+    return j_spectrum_report(list(_case(case).logits), case.H, options.search_dps(dps))
 
 
 def decide_on_case(text, case, dps=50):
@@ -107,10 +145,16 @@ def load_claims(path_or_text):
     return _load_claims(path_or_text)
 
 
-def _search_options(seed, samples, dps, claim_ids, out, workers, scheduler):
-    return dict(seed=options.seed(seed), samples=options.samples(samples), dps=options.search_dps(dps),
-                claim_ids=options.claim_ids(claim_ids), out_dir=options.out_dir(out), workers=options.workers(workers),
-                scheduler=options.scheduler(scheduler))
+def _search_options(seed, samples, dps, claim_ids, out, progress, workers, scheduler, example_db):
+    """Every search option checked (the folders before any work: a refused run writes nothing)."""
+    chosen = dict(seed=options.seed(seed), samples=options.samples(samples), dps=options.search_dps(dps),
+                  claim_ids=options.claim_ids(claim_ids), out_dir=options.out_dir(out),
+                  progress=options.progress(progress), workers=options.workers(workers),
+                  scheduler=options.scheduler(scheduler), example_db=options.example_db(example_db))
+    for key, what in (("out_dir", "certificates"), ("example_db", "example database")):
+        if chosen[key] is not None:
+            check_out_dir(chosen[key], what, "out" if key == "out_dir" else key)
+    return chosen
 
 
 def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out=None, progress=None, workers=None, scheduler=None,
@@ -125,9 +169,8 @@ def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out=None, progress
     >>> all(fact["id"].startswith("F") and fact["source"] for fact in report.claims[0].evidence.proof.lemmas)
     True
     """
-    chosen = _search_options(seed, samples, dps, claim_ids, out, workers, scheduler)
-    return _run_theorem2(chosen["seed"], chosen["samples"], chosen["dps"], chosen["claim_ids"], chosen["out_dir"],
-                         progress, chosen["workers"], chosen["scheduler"], example_db)
+    chosen = _search_options(seed, samples, dps, claim_ids, out, progress, workers, scheduler, example_db)
+    return _run_theorem2(**chosen)
 
 
 def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out=None, progress=None, workers=None,
@@ -141,23 +184,45 @@ def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out=None, pr
     """
     if isinstance(claims, (str, Path)):
         claims = load_claims(claims)
-    chosen = _search_options(seed, samples, dps, claim_ids, out, workers, scheduler)
-    return _run_claims(claims, chosen["seed"], chosen["samples"], chosen["dps"], chosen["claim_ids"], chosen["out_dir"],
-                       progress, chosen["workers"], chosen["scheduler"], example_db)
+    if not isinstance(claims, (list, tuple)) or not all(isinstance(c, FormulaClaim) for c in claims):
+        raise InputError(f"claims is a {type(claims).__name__}; give a claim file's path or text, or what "
+                         "verify.load_claims returned", "claims")
+    chosen = _search_options(seed, samples, dps, claim_ids, out, progress, workers, scheduler, example_db)
+    return _run_claims(claims, **chosen)
 
 
 def check_certificate(path, claims_file=None):
-    """Re-verify a certificate file from scratch with ball arithmetic: a `CheckResult` whose `confirmed` is True
-    only when the recorded claim fails rigorously at its inputs, inside the claim's domain. A user claim's
-    certificate is compared with `claims_file` when given. A certificate that is malformed or edited in its
-    statement, domain or hash raises `InputError` (`python -m verify check` reports it NOT CONFIRMED, exit 1).
+    """Re-verify a certificate file from scratch: a `CheckResult` whose `confirmed` is True only when the
+    certificate proves what it says (a counterexample: the recorded claim fails rigorously at its inputs, inside
+    the claim's domain; a proof: its identities hold exactly or both solvers prove its rebuilt queries again).
+    A user claim's certificate is compared with `claims_file` when given. Every certificate it rejects (edited,
+    malformed, of another format, outside its domain) is a `CheckResult` with `confirmed` False and the reason;
+    only a path that holds no certificate to judge (missing, unreadable, not JSON) or a bad claim file raises
+    `InputError`.
 
     >>> import json, tempfile
     >>> report = run_theorem2(samples=10, claim_ids=["T2.swapped"], out=tempfile.mkdtemp(), workers=1)
     >>> check_certificate(report.claims[0].certificate).confirmed
     True
     """
-    return _check_certificate(path, claims_file)
+    path = checked_path(path, "certificate", "path")
+    if claims_file is not None:
+        claims_file = checked_path(claims_file, "claim file", "claims_file")
+    return _judge_certificate(path, claims_file)
+
+
+def run_assumption2(seed=0, samples=40, claim_ids=None, progress=None, workers=None, scheduler=None):
+    """Decide the Assumption 2 claims on the default sweep over the key dimension d: a `Report`."""
+    chosen = options.claim_ids(claim_ids)
+    return assumption2.run_assumption2(options.seed(seed), assumption2.Settings(samples=options.samples(samples)),
+                                       chosen, options.progress(progress), options.workers(workers),
+                                       options.scheduler(scheduler))
+
+
+def assumption2_dimensions(n, N, d, seed=0):
+    """One user's dimensions (n tokens, N sequences, key dimension d): which readings of Assumption 2 they allow and
+    how far the decoupled formulas are off; a `DimensionsReport`."""
+    return assumption2.check_dimensions(n, N, d, options.seed(seed))
 
 
 def run_derivation(derivation_id):
@@ -168,7 +233,7 @@ def run_derivation(derivation_id):
     """
     from verify.derivations.registry import DERIVATION_REGISTRY, run_checks  # SymPy: loaded on use
 
-    if derivation_id not in DERIVATION_REGISTRY:
+    if not isinstance(derivation_id, str) or derivation_id not in DERIVATION_REGISTRY:
         raise InputError(f"unknown derivation id {derivation_id!r}; choose from {', '.join(DERIVATION_REGISTRY)}", "id")
     return run_checks(DERIVATION_REGISTRY[derivation_id])
 

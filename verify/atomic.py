@@ -6,16 +6,31 @@ from pathlib import Path
 from verify.errors import InputError
 
 
-def check_out_dir(out, what="results"):
-    """InputError unless `out` is (or can be made) a writable folder; nothing is created here."""
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise InputError(f"the output folder {out!r} is a file; give a folder for the {what}", "out")
-    parent = path if path.exists() else path.parent
-    while not parent.exists():
-        parent = parent.parent
-    if not parent.is_dir() or not os.access(parent, os.W_OK):
-        raise InputError(f"the output folder {out!r} is not writable; give a folder you can write to", "out")
+NAME_MAX = 255  # bytes in one file name on the usual file systems
+
+
+def check_out_dir(out, what="results", flag="out"):
+    """InputError unless `out` is a writable folder or one that can be made: the nearest existing folder on its way
+    takes a temporary folder, made and removed at once. A dangling symlink, a symlink loop, a file, a name over
+    255 bytes and a place that takes no folders (/proc) are refused before any work; nothing is left behind."""
+    text = os.fspath(out)
+    fix = f"give a folder you can write to for the {what}"
+    if any(len(os.fsencode(part)) > NAME_MAX for part in Path(text).parts):
+        raise InputError(f"the output folder {text[:60]!r}… has a name over {NAME_MAX} bytes; {fix}", flag)
+    path = Path(text)
+    try:
+        if path.is_symlink() and not path.exists():
+            raise InputError(f"the output folder {text!r} is a symlink to nothing (or a loop); {fix}", flag)
+        if path.exists() and not path.is_dir():
+            raise InputError(f"the output folder {text!r} is a file; {fix}", flag)
+        parent = path.absolute()
+        while not parent.exists() and not parent.is_symlink():
+            parent = parent.parent
+        if not parent.is_dir():
+            raise InputError(f"the output folder {text!r} lies under {str(parent)!r}, which is not a folder; {fix}", flag)
+        tempfile.TemporaryDirectory(dir=parent, prefix=".verify-").cleanup()
+    except OSError as error:
+        raise InputError(f"the output folder {text!r} cannot be made or written ({error.strerror}); {fix}", flag) from None
 
 
 def _umask():

@@ -1,4 +1,5 @@
-"""Command line: thin over the library API (its grammar is verify.arguments).  Bad input: one stderr line, exit 2."""
+"""Command line: thin over the library API, verify.api (its grammar and option checks are verify.arguments and
+verify.options; it imports nothing from verify.claims or verify.numerics). Bad input: one stderr line, exit 2."""
 import json
 import os
 import sys
@@ -62,19 +63,9 @@ def _run(argv):
 
 
 def cmd_theorem2(args):
-    claims = [get_claim_for("theorem2", claim_id) for claim_id in args.claim or ()]
     if args.case:
-        from verify.errors import InputError
-
-        for claim in claims:
-            if claim.multi:
-                raise InputError(f"claim {claim.id} needs several examples and a case file holds one; run it without "
-                                 "--case (the search decides it), or choose another --claim", "claim")
         return _theorem2_case(args)
-    from verify.atomic import check_out_dir
-
-    check_out_dir(args.out, "certificates")
-    from verify.claims.verdicts.theorem2 import run_theorem2
+    from verify.api import run_theorem2
 
     with _LazyProgress("searching") as progress:
         report = run_theorem2(args.seed, args.samples, args.dps, args.claim, args.out, progress, args.workers,
@@ -83,12 +74,9 @@ def cmd_theorem2(args):
 
 
 def cmd_claims(args):
-    from verify.atomic import check_out_dir
-    from verify.claims.claimfile import load_claims
-    from verify.claims.verdicts.decide import run_claims
+    from verify.api import load_claims, run_claims
 
     claims = load_claims(args.file)
-    check_out_dir(args.out, "certificates")
     with _LazyProgress("searching") as progress:
         report = run_claims(claims, args.seed, args.samples, args.dps, args.claim, args.out, progress, args.workers,
                             args.scheduler, args.example_db)
@@ -117,8 +105,7 @@ def _print_report(report, args, title=None):
 
 
 def _theorem2_case(args):
-    from verify.claims.cases.case import load_case
-    from verify.claims.cases.mode import evaluate_case
+    from verify.api import evaluate_case, load_case
 
     case = load_case(args.case)
     report = evaluate_case(case, args.dps, args.claim)
@@ -132,9 +119,9 @@ def _theorem2_case(args):
 
 
 def cmd_check(args):
-    from verify.claims.certificates.check import judge_certificate
+    from verify.api import check_certificate
 
-    result = judge_certificate(args.file, args.claims)
+    result = check_certificate(args.file, args.claims)
     if args.json:
         from verify.versions import package_versions
 
@@ -147,11 +134,9 @@ def cmd_check(args):
 
 
 def cmd_spectrum(args):
-    from verify.claims.cases.case import load_case
-    from verify.numerics.jspectrum import j_spectrum_report
+    from verify.api import j_spectrum, load_case
 
-    case = load_case(args.file, require_H=False)
-    report = j_spectrum_report(list(case.logits), case.H, args.dps)
+    report = j_spectrum(load_case(args.file, require_H=False), args.dps)
     from verify.render_case import spectrum_json, spectrum_table
 
     if args.json:
@@ -162,7 +147,7 @@ def cmd_spectrum(args):
 
 
 def cmd_assumption2(args):
-    from verify.claims.builtin import assumption2
+    from verify.api import assumption2_dimensions, run_assumption2
     from verify.errors import InputError
 
     dims = (args.n, args.N, args.d)
@@ -177,23 +162,19 @@ def cmd_assumption2(args):
     from verify.render import assumption2_dimensions_table
 
     if args.n is not None:
-        report = assumption2.check_dimensions(args.n, args.N, args.d, args.seed)
+        report = assumption2_dimensions(args.n, args.N, args.d, args.seed)
         if args.json:
             print(json.dumps(report.to_json(), indent=2))
         else:
             assumption2_dimensions_table(report)
         return 0
-    for claim_id in args.claim or ():
-        get_claim_for("assumption2", claim_id)
-    settings = assumption2.Settings(samples=args.samples)
     with _LazyProgress("checking") as progress:
-        report = assumption2.run_assumption2(args.seed, settings, args.claim, progress, args.workers, args.scheduler)
+        report = run_assumption2(args.seed, args.samples, args.claim, progress, args.workers, args.scheduler)
     if args.plot and not report.interrupted:
         from verify.plots import plot_decoupling
 
         plot_decoupling(report, args.plot)
-    return _print_report(report, args, title=f"Assumption 2 — seed {report.seed}, n = {settings.n}, N = {settings.N}, "
-                                              f"d ∈ [{settings.ds[0]}, {settings.ds[-1]}], {report.seconds:.1f} s")
+    return _print_report(report, args, title=f"Assumption 2 — seed {report.seed}, {report.scope}, {report.seconds:.1f} s")
 
 
 def cmd_derive(args):
@@ -281,20 +262,18 @@ def _transformer(args):
     return 0
 
 
-def get_claim_for(command, claim_id):
-    from verify.claims.builtin.registry import get_claim
-
-    return get_claim(claim_id, command)
-
-
 def _check_plot_path(path):
+    from verify.atomic import NAME_MAX, check_out_dir
     from verify.errors import InputError
 
     target = Path(path)
-    if target.is_dir():
-        raise InputError(f"--plot {path!r} is a folder; give a file name ending in .png")
-    if not target.parent.exists() or not os.access(target.parent, os.W_OK):
-        raise InputError(f"--plot {path!r}: the folder {str(target.parent)!r} does not exist or is not writable")
+    if target.is_dir() or not target.name or len(os.fsencode(target.name)) > NAME_MAX:
+        raise InputError(f"--plot {path[:60]!r} is a folder or no usable file name; give a file name ending in .png")
+    if target.is_symlink() and not target.exists():
+        raise InputError(f"--plot {path!r} is a symlink to nothing (or a loop); give a file name ending in .png")
+    if not target.parent.is_dir():
+        raise InputError(f"--plot {path!r}: the folder {str(target.parent)!r} does not exist; make it or give another")
+    check_out_dir(str(target.parent), "plot", "plot")
 
 
 COMMANDS = {"theorem2": cmd_theorem2, "claims": cmd_claims, "assumption2": cmd_assumption2, "derive": cmd_derive,

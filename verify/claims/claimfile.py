@@ -26,6 +26,7 @@ except ImportError:  # Python 3.10: the same parser, as the tomli package
 from verify.claims.language.parser import MAX_N, normalise
 from verify.claims.record import FAMILIES, FormulaClaim
 from verify.errors import InputError
+from verify.files import read_bounded
 
 MAX_BYTES = 1 << 20
 MAX_CLAIMS = 200  # claims per file: a full search of each takes seconds
@@ -37,17 +38,7 @@ ID = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$")
 
 def load_claims(path):
     """Every claim of a TOML claim file, validated, in file order."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError(f"claim file {str(path)!r} does not exist; give the path of a TOML file") from None
-    except IsADirectoryError:
-        raise InputError(f"claim file {str(path)!r} is a folder; give the path of a TOML file") from None
-    except OSError as error:
-        raise InputError(f"claim file {str(path)!r} cannot be read ({error.strerror}); check its permissions") from None
-    if len(data) > MAX_BYTES:
-        raise InputError(f"claim file {str(path)!r} is larger than {MAX_BYTES // 1024} KiB; split it into smaller files")
+    data = read_bounded(path, MAX_BYTES, "claim file", "a TOML claim file", "claims")
     try:
         text = data.decode("utf-8-sig")  # a byte-order mark, as some editors write, is not part of the TOML
     except UnicodeDecodeError:

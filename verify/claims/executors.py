@@ -25,8 +25,7 @@ import sys
 import threading
 import uuid
 import warnings
-from urllib.parse import urlsplit
-
+from verify import options
 from verify.errors import InputError
 
 CONNECT_TIMEOUT = 5  # seconds to reach a scheduler and hear its answer before saying it is unreachable
@@ -159,7 +158,7 @@ class DaskExecutor:
     def __init__(self, workers=None, scheduler=None):
         from distributed.utils import silence_logging_cmgr
 
-        self.cluster = self.client = None
+        self.cluster = self.client = self.scratch = None
         self.quiet = contextlib.ExitStack()  # Dask's loggers stay silent for the executor's lifetime
         for name in NOISY_LOGGERS:
             self.quiet.enter_context(silence_logging_cmgr(QUIET, root=name))
@@ -174,11 +173,15 @@ class DaskExecutor:
         from dask.distributed import Client, LocalCluster
 
         if scheduler:
-            _check_answers(scheduler)
-            self.client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+            security = security_for(scheduler)
+            _check_answers(scheduler, security)
+            self.client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False, security=security)
             return
+        import tempfile
+
+        self.scratch = tempfile.mkdtemp(prefix="verify-dask-")  # the workers' scratch space, removed by close()
         self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                    dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                                    dashboard_address=None, local_directory=self.scratch, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                                     silence_logs=QUIET)
         self.client = Client(self.cluster, set_as_default=False)
 
@@ -210,35 +213,82 @@ class DaskExecutor:
                     if part is not None:
                         part.close()
         finally:
-            self.client = self.cluster = None
+            if self.scratch is not None:
+                import shutil
+
+                shutil.rmtree(self.scratch, ignore_errors=True)
+            self.client = self.cluster = self.scratch = None
             self.quiet.close()
 
 
-def _check_answers(scheduler):
+MAX_HANDSHAKE = 1 << 20  # bytes: a Dask handshake is a few hundred; more is not a Dask scheduler
+
+
+def security_for(scheduler):
+    """Dask's Security for this address: for tls://, the certificates of Dask's configuration
+    (`distributed.comm.tls.ca-file`, `.client.cert`, `.client.key`, or the DASK_DISTRIBUTED__COMM__TLS__… variables)."""
+    from distributed.security import Security
+
+    security = Security()
+    if scheduler.startswith("tls://") and not security.tls_ca_file:
+        raise InputError(f"scheduler {scheduler!r} is a TLS address, and Dask's configuration names no CA file; set "
+                         "distributed.comm.tls.ca-file, .client.cert and .client.key (see docs/cli.md)", "scheduler")
+    return security
+
+
+def _first_frame(scheduler, security):
+    """The length that opens the scheduler's handshake, read from a socket of our own (TLS when asked) before
+    Dask reads anything: bytes that are not Dask (an HTTP status line) would make it allocate exabytes."""
+    import socket
+    import struct
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(scheduler)
+    with socket.create_connection((parts.hostname, parts.port), timeout=CONNECT_TIMEOUT) as raw:
+        stream = raw
+        if parts.scheme == "tls":
+            context = security.get_connection_args("client")["ssl_context"]
+            stream = context.wrap_socket(raw, server_hostname=parts.hostname if context.check_hostname else None)
+        header = b""
+        while len(header) < 8:
+            chunk = stream.recv(8 - len(header))
+            if not chunk:
+                raise ConnectionError("the connection closed before a handshake")
+            header += chunk
+    return struct.unpack("<Q", header)[0]
+
+
+def _check_answers(scheduler, security):
     """InputError unless a Dask scheduler at this address answers within CONNECT_TIMEOUT (Dask's own
-    connect waits for the handshake without a bound, so a port that accepts and never answers hangs it)."""
+    connect waits for the handshake without a bound, so a port that accepts and never answers hangs it).
+    Dask unpickles what a scheduler sends: connect only to schedulers you trust (docs/cli.md)."""
     import asyncio
+    import ssl
 
     from distributed.comm import connect
     from distributed.core import send_recv
 
     async def identity():
-        comm = await connect(scheduler, timeout=CONNECT_TIMEOUT)
+        comm = await connect(scheduler, timeout=CONNECT_TIMEOUT, **security.get_connection_args("client"))
         try:
             return await send_recv(comm, op="identity")
         finally:
             await comm.close()
 
+    fix = "start one with `dask scheduler` or give its address as tcp://HOST:PORT (tls://HOST:PORT with certificates)"
     try:
+        if _first_frame(scheduler, security) > MAX_HANDSHAKE:
+            raise InputError(f"{scheduler!r} answered with bytes that are not a Dask handshake; give a Dask scheduler's "
+                             "address (the one `dask scheduler` prints)", "scheduler")
         answer = asyncio.run(asyncio.wait_for(identity(), CONNECT_TIMEOUT))
-    except (OSError, asyncio.TimeoutError, ValueError, TypeError) as error:
+    except (OSError, asyncio.TimeoutError, ssl.SSLError, ValueError, TypeError, MemoryError, EOFError) as error:
         raise InputError(f"no Dask scheduler answered at {scheduler!r} within {CONNECT_TIMEOUT} s "
-                         f"({type(error).__name__}{': ' + str(error) if str(error) else ''}); start one with "
-                         "`dask scheduler` or give its address as tcp://HOST:PORT", "scheduler") from None
+                         f"({type(error).__name__}{': ' + str(error)[:80] if str(error) else ''}); {fix}",
+                         "scheduler") from None
     if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
         kind = answer.get("type") if isinstance(answer, dict) else type(answer).__name__
-        raise InputError(f"{scheduler!r} answered as a {kind}, not a Dask scheduler; give the scheduler's address "
-                         "(the one `dask scheduler` prints)", "scheduler")
+        raise InputError(f"{scheduler!r} answered as a {str(kind)[:40]}, not a Dask scheduler; give the scheduler's "
+                         "address (the one `dask scheduler` prints)", "scheduler")
 
 
 def check_workers(workers):
@@ -253,30 +303,12 @@ def check_workers(workers):
                          f"{cores} (for more machines, start a Dask scheduler and give its address)", "workers")
 
 
-def check_scheduler(scheduler):
-    """InputError unless `scheduler` is None or an address tcp://HOST:PORT."""
-    if scheduler is None:
-        return
-    if not isinstance(scheduler, str) or not scheduler.strip():
-        raise InputError(f"scheduler {scheduler!r} is empty; give a running Dask scheduler's address as tcp://HOST:PORT",
-                         "scheduler")
-    parts = urlsplit(scheduler)
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    if parts.scheme != "tcp" or not parts.hostname or port is None or parts.path.strip("/") or parts.query:
-        raise InputError(f"scheduler {scheduler!r} is not an address tcp://HOST:PORT (the only kind supported: tls:// "
-                         "needs certificates this tool does not take, inproc:// is another process's memory); give "
-                         "the address `dask scheduler` prints", "scheduler")
-
-
 def executor_for(workers=None, scheduler=None, tasks=0):
     """The executor for `tasks` tasks: Dask on the `scheduler` at that address, or a local cluster of
     `workers` processes; with neither, a local cluster of every usable core when there are at least
     MIN_TASKS_FOR_CLUSTER tasks, else this process. Where a local cluster cannot start, this process."""
     check_workers(workers)
-    check_scheduler(scheduler)
+    options.scheduler(scheduler)
     if scheduler is not None and workers is not None:
         raise InputError(f"workers = {workers} is for a local cluster, and a scheduler was given too; give one or the "
                          "other (a scheduler's workers are started with `dask worker`)", "workers")

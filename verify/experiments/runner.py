@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from verify import atomic
+from verify import atomic, options
 from verify.errors import InputError
 from verify.experiments.common import QUICK
 from verify.experiments.synthetic import EXPERIMENTS, SPARSE_TARGET_FACTOR
@@ -25,7 +25,8 @@ def run_experiments(names=None, scale=QUICK, out_dir="results", seed=0, progress
     unknown = [n for n in names if n not in EXPERIMENTS]
     if unknown:
         raise InputError(f"unknown experiment {unknown[0]!r}; choose from {', '.join(EXPERIMENTS)}")
-    atomic.check_out_dir(out_dir)
+    options.seed(seed)
+    atomic.check_out_dir(options.path(out_dir, "out", "a folder such as 'results'"))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     results, seconds = [], {}

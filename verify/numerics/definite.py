@@ -10,8 +10,10 @@
    definite. c is summed in Arb (an upper bound) and the shifted diagonal is rounded downwards.
 3. Otherwise, a certificate of the opposite: a float64 eigenvector x of A's smallest eigenvalue with
    xᵀ(DAD)x < 0 decided in Arb on the exact entries (not positive semidefinite, hence not definite).
-4. Otherwise the matrix is within rounding of singular; up to EXACT_MAX rows it is decided exactly
-   from the characteristic polynomial over the rationals (all eigenvalues ≥ 0, resp. > 0, iff its
+4. Otherwise the matrix is within rounding of singular: a square-root-free Cholesky (LDLᵀ) in Arb balls on the
+   exact entries, at 256 bits and then 4× more up to BALL_MAX_BITS, proves it definite (every pivot certainly
+   > 0) or not (a pivot certainly < 0, the earlier ones > 0: a leading minor is negative). Up to EXACT_MAX rows
+   what the balls leave open is decided exactly from the characteristic polynomial over the rationals (all eigenvalues ≥ 0, resp. > 0, iff its
    coefficients alternate in sign, weakly resp. strictly: Descartes' rule on det(tI + A)); beyond,
    the answer is None (undecided), and callers refuse the input in one line.
 """
@@ -25,6 +27,7 @@ from verify.numerics.precision import symmetric_floats, to_float
 from verify.numerics.rounding import ETA, U, fro
 
 EXACT_MAX = 64  # the exact characteristic-polynomial decision up to this size
+BALL_MAX_BITS = 1 << 16  # the most precision the ball LDLᵀ is tried at (1e-5000 of the diagonal needs ~17,000)
 
 
 def positive_definite(H, shift=0, strict=True, floats=None):
@@ -49,7 +52,48 @@ def positive_definite(H, shift=0, strict=True, floats=None):
         return True
     if _negative_direction(H, shift, scales, A):
         return False
+    decided = _ball_pivots(H, shift, strict)
+    if decided is not None:
+        return decided
     return _exact(H, shift, strict) if n <= EXACT_MAX else None
+
+
+def _ball_pivots(H, shift, strict):
+    """True / False from the pivots of an LDLᵀ factorisation in Arb balls at rising precision; None if undecided.
+    Pivot k is the ratio of leading minors k+1 and k: all certainly > 0 is definite; the first one not > 0 being
+    certainly < 0 is not even semidefinite. (A semidefinite matrix that is singular stays undecided here.)"""
+    n = len(H)
+    bits = 256
+    while bits <= BALL_MAX_BITS:
+        with flint.ctx.workprec(bits):
+            signs = _ldl_signs([[_arb(H[i][j] - (shift if i == j else 0)) for j in range(n)] for i in range(n)])
+        if signs == 1:
+            return True
+        if signs == -1:
+            return False
+        bits *= 4
+    return None
+
+
+def _ldl_signs(rows):
+    """1 if every pivot of the LDLᵀ of these balls is certainly > 0, −1 if one is certainly < 0 after certainly
+    positive ones, 0 when a pivot's ball contains 0."""
+    n = len(rows)
+    for k in range(n):
+        pivot = rows[k][k]
+        if pivot < 0:
+            return -1
+        if not pivot > 0:
+            return 0
+        column = [rows[i][k] / pivot for i in range(k + 1, n)]
+        for a, i in enumerate(range(k + 1, n)):
+            factor = column[a]
+            row_i, row_k = rows[i], rows[k]
+            for j in range(k + 1, i + 1):
+                row_i[j] -= factor * row_k[j]
+            for j in range(k + 1, i + 1):
+                rows[j][i] = row_i[j]
+    return 1
 
 
 def _half_exponent(value):

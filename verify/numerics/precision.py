@@ -26,11 +26,9 @@ import numpy as np
 from mpmath.libmp import from_man_exp, from_rational, round_nearest
 
 from verify.errors import InputError
+from verify.options import CERTIFY_DPS, MAX_DPS, MIN_DPS  # noqa: F401 (stated once, there)
 
 DIGITS = 30  # significant digits of every number written to JSON
-MIN_DPS = 30  # the least precision that can certify a margin
-CERTIFY_DPS = 50  # docs/spec.md §4: a counterexample is re-checked at ≥ 50 digits
-MAX_DPS = 1000  # the most digits a search asks for, and a certificate may record
 MAX_EXPONENT = 100_000  # |decimal exponent| a user number may carry
 MAX_DIGITS = 10_000  # significant digits a user number may carry
 MAX_BITS = math.ceil((MAX_DIGITS + MAX_EXPONENT + 1) * math.log2(10))  # numerator/denominator bits of such a number
@@ -258,8 +256,8 @@ def decimal(value, digits=DIGITS):
     """A decimal string with `digits` significant digits (mpf or float); below 1e-4 in scientific notation."""
     if value is None:
         return None
-    with mp.workdps(digits + 5):
-        value = +mp.mpf(value)  # rounded: a ball's midpoint may carry thousands of bits, which nstr would print whole
+    with mp.workdps(digits + 5):  # rounded first: mpmath prints an exact 20,000-bit mantissa through str(int)
+        value = +value if isinstance(value, mp.mpf) else mp.mpf(value)
     return mp.nstr(value, digits, strip_zeros=False, min_fixed=-4)
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import mpmath as mp
 import numpy as np
 
+from verify import options
 from verify.claims.executors import run_tasks
 from verify.claims.record import Claim
 from verify.claims.verdicts.results import ClaimResult, InterruptedEvidence, RecordEvidence, Report
@@ -54,12 +55,6 @@ class Settings:
     def below(self):
         """The d of the sweep with d < nN (where Assumption 2 cannot hold)."""
         return [d for d in self.ds if d < self.n * self.N]
-
-
-def check_seed(seed):
-    """InputError unless `seed` is a whole number ≥ 0 (numpy's generators take no negative seed)."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise InputError(f"seed = {seed!r} must be a whole number ≥ 0", "seed")
 
 
 @dataclass(frozen=True)
@@ -313,7 +308,7 @@ def check_dimensions(n, N, d, seed=0, samples=40):
     """One user's dimensions: which readings are satisfiable, how far the decoupled formulas are off, and
     the claims' verdicts on the sweep `settings_around(n, N, d)` (in this process)."""
     check_sizes(n, N, d)
-    check_seed(seed)
+    options.seed(seed)
     rng = np.random.default_rng(seed)
     around = settings_around(n, N, d, samples)
     verdicts = None if around is None else run_assumption2(seed, around, workers=1)
@@ -336,7 +331,7 @@ def run_assumption2(seed=0, settings=None, claim_ids=None, progress=None, worker
     seeded task (`np.random.default_rng([seed, index])`), run by the executor (see run_theorem2)."""
     settings = settings or Settings()
     settings.check()
-    check_seed(seed)
+    options.seed(seed)
     started = time.perf_counter()
     claims = _select(claim_ids)
     tasks = [(claim.id, _check, (claim, [seed, index], settings)) for index, claim in enumerate(claims)]
@@ -345,7 +340,8 @@ def run_assumption2(seed=0, settings=None, claim_ids=None, progress=None, worker
                                            InterruptedEvidence("the run was interrupted before this claim was checked"))
                      for claim, result in zip(claims, results))
     return Report(seed, REDECIDE_DPS, settings.samples, outcomes, time.perf_counter() - started,
-                  command="assumption2", interrupted=interrupted)
+                  command="assumption2", interrupted=interrupted,
+                  scope=f"n = {settings.n}, N = {settings.N}, d ∈ [{settings.ds[0]}, {settings.ds[-1]}]")
 
 
 def _select(claim_ids):

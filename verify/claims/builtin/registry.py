@@ -14,9 +14,9 @@ def claims_for(command):
 
 def get_claim(claim_id, command=None):
     """The claim `claim_id`; InputError if unknown or (with `command`) decided by another command."""
-    if claim_id not in REGISTRY:
+    if not isinstance(claim_id, str) or claim_id not in REGISTRY:
         known = ", ".join(REGISTRY)
-        raise InputError(f"unknown claim id {claim_id!r}; choose one of: {known}", "claim")
+        raise InputError(f"unknown claim id {str(claim_id)[:60]!r}; choose one of: {known}", "claim")
     claim = REGISTRY[claim_id]
     if command is not None and claim.command != command:
         raise InputError(f"claim {claim_id} is decided by the {claim.command} command, not {command}; run it there", "claim")

@@ -7,7 +7,8 @@ as the decimal it is written as); each computation converts them once, at its ow
 
 Bounds (each refused in one line that names the fix):
 - a file of at most MAX_FILE_BYTES = 64 MiB (n = 1000 with 30-digit entries is about 35 MB);
-- at most MAX_TOKENS = 100,000 coefficients (`spectrum`'s largest size: about 10 minutes here), and with H
+- at most MAX_TOKENS = 10,000 coefficients (`spectrum`'s largest size: its secular work is O(n²), about 15 s
+  here at this n; 100,000 took 20 minutes), and with H
   at most MAX_MATRIX_N = 1000 (case mode's benchmarked size: reading H takes 5 s; 64 MiB of one-digit
   entries would be n ≈ 5,800, minutes of work and gigabytes of exact rationals);
 - the keys above and no others (a misspelled key is refused with the nearest valid one);
@@ -26,13 +27,15 @@ from fractions import Fraction
 import numpy as np
 
 from verify.errors import InputError
+from verify.files import read_bounded
 from verify.numerics.definite import EXACT_MAX, positive_definite
 from verify.numerics.precision import Log, exact_decimal, parse_number, to_float
 
 LOGIT_LIMIT = 10**6  # |logit| bound: coefficients down to e^(−2·10⁶) are fine, 1e308 is a typo
 MATRIX_LIMIT = 10**300  # |H_ij|, L, μ stay inside float64's range (the search path reads them)
 MAX_FILE_BYTES = 64 << 20  # bytes read from a case or certificate file
-MAX_TOKENS = 100_000  # coefficients of a case (spectrum at this n takes minutes; the secular work is O(n²))
+MAX_TOKENS = 10_000  # coefficients of a case (spectrum at this n: about 15 s; the secular work is O(n²))
+MAX_COEFFICIENT_BITS = 30_000_000  # bits of the coefficients' exact rationals, in all (about 9 million digits)
 MAX_MATRIX_N = 1000  # rows of H (n² exact rationals; case mode's benchmarked size)
 KEYS = ("z", "logits", "H", "L", "mu")
 
@@ -91,16 +94,7 @@ class Case:
 def read_json(path, what):
     """The JSON value of a file of at most MAX_FILE_BYTES (floats kept as their decimal text, integers beyond
     4,000 digits too); InputError, one line, if it is unreadable, too large or not JSON."""
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError(f"{what} file {path!r} does not exist; give the path of a JSON file") from None
-    except OSError as error:
-        raise InputError(f"{what} file {path!r} cannot be read ({error.strerror}); check its permissions") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise InputError(f"{what} file {path!r} is larger than {MAX_FILE_BYTES >> 20} MiB; give a JSON file of at most "
-                         f"{MAX_FILE_BYTES >> 20} MiB")
+    raw = read_bounded(path, MAX_FILE_BYTES, f"{what} file", "a JSON file", what)
     try:
         text = raw.decode("utf-8-sig")  # a byte-order mark, as some editors write, is not part of the JSON
     except UnicodeDecodeError as error:
@@ -158,14 +152,30 @@ def _coefficients(data, where):
     if len(values) > MAX_TOKENS:
         raise InputError(f"{where} {key} has {len(values)} entries; give at most {MAX_TOKENS} coefficients")
     if key == "logits":
-        return [_bounded(v, f"{where} logits[{i}]", LOGIT_LIMIT) for i, v in enumerate(values)], key
-    z = [parse_number(v, f"{where} z[{i}]") for i, v in enumerate(values)]
+        return _within_budget((_bounded(v, f"{where} logits[{i}]", LOGIT_LIMIT) for i, v in enumerate(values)),
+                              where, key), key
+    z = _within_budget((parse_number(v, f"{where} z[{i}]") for i, v in enumerate(values)), where, key)
     if any(v <= 0 for v in z):
         raise InputError(f"{where} z has an entry ≤ 0; the claims need every z_k > 0 (give logits for tiny coefficients)")
     if abs(sum(z) - 1) > Fraction(1, 10**12):
         total = f"{float(sum(z)):.17g}" if sum(z) < 10**300 else "more than 1e300"
         raise InputError(f"{where} z sums to {total}, not 1 within 1e-12; z must be a probability vector")
     return [Log(v) for v in z], key
+
+
+def _within_budget(numbers, where, key):
+    """The coefficients, unless their distinct exact rationals carry more than MAX_COEFFICIENT_BITS bits in all
+    (10,000 distinct powers of ten down to 1e-99990 would be 1.6 GB of integers and minutes of exact sums)."""
+    total, parsed, seen = 0, [], set()
+    for number in numbers:  # parsed one by one: the refusal comes as soon as the budget is spent
+        if number not in seen:  # a repeated value costs nothing more (its power of ten is built once)
+            seen.add(number)
+            total += number.numerator.bit_length() + number.denominator.bit_length()
+        if total > MAX_COEFFICIENT_BITS:
+            raise InputError(f"{where} {key} carry more than {MAX_COEFFICIENT_BITS:,} bits of exact digits in all; "
+                             "give shorter numbers, or exponents nearer 0 (shift the logits)")
+        parsed.append(number)
+    return parsed
 
 
 def _matrix(rows, n, where):

@@ -22,6 +22,7 @@ from verify.numerics.arb import arb_to_mpf
 from verify.numerics.precision import bits_for, decimal
 
 MAX_BITS = 1 << 15
+FULL_PRECISION_N = 8  # up to this n the precision may rise to MAX_BITS; beyond, to MAX_BITS·(8/n)³ (dense balls ~ n³)
 DECIMAL = re.compile(r"-?[0-9]{1,1100}(\.[0-9]{0,1100})?(e[+-]?[0-9]{1,20})?")  # a side as side_text writes it
 
 
@@ -32,14 +33,25 @@ def ball_outcome(tree, case, bits):
         return decide(tree, point, Balls()), point
 
 
-def decide_rigorously(tree, case, dps, max_bits=MAX_BITS):
-    """(outcome, point, bits): balls from `dps` digits, the precision doubled until the claim is decided."""
+def decide_rigorously(tree, case, dps, max_bits=None):
+    """(outcome, point, bits): balls from `dps` digits, the precision doubled until the claim is decided or the
+    precision would pass `max_bits` (default: `bits_limit` of the case's n, so a claim the balls never decide
+    costs seconds, not hours)."""
     bits = bits_for(dps)
+    max_bits = bits_limit(case.n, bits) if max_bits is None else max_bits
     while True:
         outcome, point = ball_outcome(tree, case, bits)
         if outcome.decided or bits * 2 > max_bits:
             return outcome, point, bits
         bits *= 2
+
+
+def bits_limit(n, start):
+    """The most precision a decision at n tokens may rise to: MAX_BITS up to FULL_PRECISION_N tokens, then less
+    as n³ grows, and never below two steps from `start`."""
+    if n <= FULL_PRECISION_N:
+        return MAX_BITS
+    return max(2 * start, int(MAX_BITS * (FULL_PRECISION_N / n) ** 3))
 
 
 def certify(tree, case, dps):

@@ -3,9 +3,9 @@ kind shares (exact keys, the recorded precision)."""
 import json
 from pathlib import Path
 
-from verify import atomic
+from verify import atomic, options
 from verify.errors import InputError
-from verify.numerics.precision import CERTIFY_DPS, MAX_DPS
+from verify.options import CERTIFY_DPS, MAX_DPS
 
 FORMAT = "verify-certificate/2"
 
@@ -33,8 +33,9 @@ def exact_keys(data, keys, where):
 
 
 def checked_dps(dps, where):
-    if isinstance(dps, bool) or not isinstance(dps, int) or not CERTIFY_DPS <= dps <= MAX_DPS:
-        raise InputError(f"{where} has dps {dps!r}; a certificate records {CERTIFY_DPS} to {MAX_DPS} digits")
-    return dps
+    try:
+        return options.dps(dps, CERTIFY_DPS)
+    except InputError as error:
+        raise InputError(f"{where}: {error} (a certificate records {CERTIFY_DPS} to {MAX_DPS} digits)") from None
 
 

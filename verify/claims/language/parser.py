@@ -281,29 +281,57 @@ def parse_fact(text):
 FORALL = re.compile(r"forall k in (?P<lo>[^:]+)\.\.(?P<hi>[^:]+): (?P<body>.+)")
 
 
+MAX_BOUND_TEXT = 60  # characters of one bound of k
+MAX_FORALL = 1000  # values of k when its bounds are constants (when they grow with n: at most n + 1)
+
+
 def _forall(match, n_range):
-    """`forall k in A..B: claim` (one level, at the top): bounds linear in n, every k-index in range."""
-    bounds = []
-    for key in ("lo", "hi"):
-        bound = match[key].strip()
-        try:
-            node = ast.parse(bound, mode="eval").body
-        except SyntaxError:
-            raise InputError(f"claim expression {match.string!r}: the bound {bound!r} of k is not an integer expression "
-                             "in n; write e.g. forall k in 1..n-1: …") from None
-        bounds.append(_Walker(bound, None, ("n",)).index(node))
+    """`forall k in A..B: claim` (one level, at the top): bounds linear in n, every k-index in range, and a
+    bounded number of values of k."""
+    bounds = [_bound(match[key].strip(), match.string) for key in ("lo", "hi")]
     body = parse_claim(match["body"], n_range, ("n", "k"))
     lo, hi = n_range if n_range is not None else (2, MAX_N)
+    _check_count(bounds, lo, match.string)
     first = next((n for n in range(lo, lo + 16) if n <= hi and bounds[0].at(n) <= bounds[1].at(n)), None)
     if first is None:  # k ranges over nothing for every n of the claim: vacuous, but surely a slip
-        raise InputError(f"claim expression {match.string!r}: k ranges over nothing for n in {lo}..{hi}; check its bounds")
+        raise InputError(f"claim expression {match.string[:80]!r}: k ranges over nothing for n in {lo}..{hi}; check "
+                         "its bounds")
     for node in _items(body):
         for bound in bounds:
             problem = index_problem(node.name, node.index.shifted(bound), (first, hi))
             if problem:
-                raise InputError(f"claim expression {match.string!r}: {node.name}(…) at k = {bound_text(bound)}: "
+                raise InputError(f"claim expression {match.string[:80]!r}: {node.name}(…) at k = {bound_text(bound)}: "
                                  f"{problem} narrow the range of k")
     return ForAll(bounds[0], bounds[1], body)
+
+
+def _bound(bound, text):
+    """One bound of k: a short ASCII integer expression linear in n, checked as the body is."""
+    fix = "write e.g. forall k in 1..n-1: …"
+    if len(bound) > MAX_BOUND_TEXT or not bound.isascii():
+        raise InputError(f"claim expression {text[:60]!r}: the bound {bound[:40]!r} of k is not a short ASCII integer "
+                         f"expression in n (at most {MAX_BOUND_TEXT} characters); {fix}")
+    try:
+        node = ast.parse(bound, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        raise InputError(f"claim expression {text[:60]!r}: the bound {bound!r} of k is not an integer expression in "
+                         f"n; {fix}") from None
+    _check_size(node, bound)
+    return _Walker(bound, None, ("n",)).index(node)
+
+
+def _check_count(bounds, lo, text):
+    """k takes hi − lo + 1 = a + b·n values: at most MAX_FORALL when the bounds are constants (or shrink as n
+    grows, checked at the least n), at most n + 1 when they grow with n; never faster than n."""
+    a = bounds[1].const - bounds[0].const + 1
+    b = bounds[1].n_coeff - bounds[0].n_coeff
+    if b > 1 or (b == 1 and a > 1) or (b <= 0 and a + b * lo > MAX_FORALL):
+        raise InputError(f"claim expression {text[:60]!r}: k takes too many values ({_count_text(a, b)}); give k at "
+                         f"most {MAX_FORALL} values, or at most n + 1 (e.g. forall k in 1..n: …)")
+
+
+def _count_text(a, b):
+    return str(a) if not b else f"{a} + {b}·n" if a else f"{b}·n"
 
 
 def _items(tree):

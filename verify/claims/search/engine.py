@@ -9,6 +9,7 @@ Units and tasks are plain functions of picklable arguments (claims travel as syn
 own, which stay inert when pickled): any executor gives the same merged result in any order.
 """
 import json
+import math
 from dataclasses import dataclass, field
 
 import flint
@@ -23,6 +24,7 @@ from verify.claims.language.outcome import FAILS, HOLDS, TIGHT
 from verify.claims.language.values import Point, ball_point, ball_spectrum, float_point, mp_point
 from verify.claims.verdicts.results import InterruptedEvidence, SearchEvidence
 from verify.errors import InputError
+from verify.files import FolderStore
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.precision import bits_for, decimal
 
@@ -216,10 +218,8 @@ def _saved_cases(store, job):
     if store is None:
         return []
     cases = []
-    for value in sorted(store.fetch(_key(job)))[:64]:
+    for value in store.fetch(_key(job)):
         try:
-            if len(value) > MAX_SAVED_BYTES:
-                raise ValueError("too large")
             case = parse_case(json.loads(value))
             if job.applies(case):
                 cases.append(case)
@@ -228,15 +228,34 @@ def _saved_cases(store, job):
     return cases
 
 
+SCALE_N = 24  # up to this n every sample is searched; beyond, (SCALE_N / n)³ of them: a case costs about n³
+
+
+def scaled(samples, n):
+    """The samples searched at token counts up to n: all up to SCALE_N, then fewer as n³ grows (at least 1); the
+    report counts the cases each claim was decided on."""
+    return samples if n <= SCALE_N else max(1, min(samples, math.ceil(samples * (SCALE_N / n) ** 3)))
+
+
+def _examples(samples, n):
+    """The Hypothesis examples of one job: a fifth of its samples, at least 20 (fewer at large n)."""
+    if n <= SCALE_N:
+        return max(samples // 5, 20)
+    count = scaled(samples, n)
+    return max(count // 5, min(20, count))
+
+
 def single_tasks(jobs, seed, samples, dps, example_db=None):
     """The random units (per pool of jobs) and one adversarial task per job, as (label, function, args)."""
     pools = {}
     for index, job in enumerate(jobs):
         pools.setdefault(job.pool, []).append(index)
-    examples = max(samples // 5, 20)  # the long sequential tasks first, so the short units fill in around them
-    tasks = [(f"{job.label}: adversarial", run_adversarial, (job, seed, dps, examples, example_db)) for job in jobs]
-    for ids in pools.values():
-        tasks += [(f"samples {u.start}–{u.stop - 1}", run_unit, (u, jobs)) for u in units_for(seed, samples, tuple(ids), dps)]
+    # the long sequential tasks first, so the short units fill in around them
+    tasks = [(f"{job.label}: adversarial", run_adversarial, (job, seed, dps, _examples(samples, job.n_range[1]),
+                                                             example_db)) for job in jobs]
+    for pool, ids in pools.items():
+        units = units_for(seed, scaled(samples, pool.n_range[1]), tuple(ids), dps)
+        tasks += [(f"samples {u.start}–{u.stop - 1}", run_unit, (u, jobs)) for u in units]
     return tasks
 
 
@@ -334,9 +353,5 @@ def merge(results):
 
 
 def _database(path):
-    """Hypothesis's directory database as a key–value store (here, of counterexample case files)."""
-    if path is None:
-        return None
-    from hypothesis.database import DirectoryBasedExampleDatabase
-
-    return DirectoryBasedExampleDatabase(path)
+    """The example database folder as a key–value store (here, of counterexample case files), or None."""
+    return None if path is None else FolderStore(path, MAX_SAVED_BYTES)

@@ -4,13 +4,16 @@ shrinks a failure to the smallest n and the simplest numbers (integers) that sti
 """
 import functools
 import math
+import os
 import warnings
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings, target
 from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from verify.claims.search import strategies
 from verify.claims.cases.case import Case
@@ -131,6 +134,15 @@ def _quiet_about_worker_threads(test):
     return run
 
 
+def cache_folder():
+    """Hypothesis's own folder (its cache of constants read from source): the user's cache folder, never the current
+    one; HYPOTHESIS_STORAGE_DIRECTORY, when set, wins (and a folder that cannot be written only costs speed)."""
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        return Path(os.environ["HYPOTHESIS_STORAGE_DIRECTORY"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "verify" / "hypothesis"
+
+
 def _settings(seed_value, max_examples):
     def wrap(test):
         configured = settings(
@@ -180,11 +192,18 @@ def _as_float(margin):
 
 
 def _run(probe, count):
-    """Run a Hypothesis probe: the counterexample it raised (shrunk), or None, with the examples run."""
+    """Run a Hypothesis probe: the counterexample it raised (shrunk), or None, with the examples run. Meanwhile
+    Hypothesis's own folder is `cache_folder()`; the caller's setting is restored afterwards."""
+    from hypothesis import configuration
+
+    saved = vars(configuration).get("__hypothesis_home_directory")
+    set_hypothesis_home_dir(cache_folder())
     try:
         probe()
     except _Counterexample as failure:
         return Found(failure.case, count[0])
+    finally:
+        set_hypothesis_home_dir(saved)
     return Found(None, count[0])
 
 

@@ -162,6 +162,7 @@ class Report:
     versions: dict = field(default_factory=package_versions)
     command: str = "theorem2"
     interrupted: bool = False  # Ctrl-C: claims not finished say INTERRUPTED
+    scope: str = ""  # what was searched, in words, where the seed and samples do not say it (Assumption 2's sweep)
 
     def to_json(self):
         out = {

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from verify import atomic
+from verify import atomic, options
 from verify.errors import InputError
 from verify.experiments.transformer import corpus as corpora
 from verify.experiments.transformer.measure import measure_attention
@@ -75,8 +75,7 @@ def resolve(preset="quick", optimizers=None, steps=None, layers=None, heads=None
     """The settings and optimizers a call asks for, or the first InputError (nothing touched on disk)."""
     if settings is None and preset not in PRESETS:
         raise InputError(f"preset = {preset!r} is unknown; choose one of {', '.join(PRESETS)}", "preset")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise InputError(f"seed = {seed!r} is not a whole number ≥ 0; give a non-negative integer", "seed")
+    options.seed(int(seed) if isinstance(seed, np.integer) else seed)
     settings = PRESETS[preset] if settings is None else settings
     for name in ("width", "layers", "heads", "context", "batch", "steps", "measurements", "eval_batch", "measure_batch"):
         _whole(getattr(settings, name), name)

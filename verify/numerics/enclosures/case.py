@@ -10,7 +10,10 @@ beyond that keeps its wider ball. Each quantity keeps the narrowest ball found: 
 per quantity, never abandoned as a whole.
 """
 import flint
+import numpy as np
+import scipy.linalg
 
+from verify import options
 from verify.errors import InputError
 from verify.numerics.curvature_balls import curvature_balls
 from verify.numerics.definite import positive_definite
@@ -33,8 +36,7 @@ def enclose_case(log_z, H, dps=30):
     """(spectrum, bits, method): a CurvatureSpectrum of Arb balls for one example, the largest precision used
     (bits) and how the balls were obtained. log_z: exact logits (any number `parse_number` takes) or `Log(z)`
     for coefficients given as z; H: rows of exact numbers or a float64 ndarray, symmetric positive definite."""
-    if isinstance(dps, bool) or not isinstance(dps, int) or not 1 <= dps <= MAX_DPS:
-        raise InputError(f"dps is {dps!r}; give a whole number of digits between 1 and {MAX_DPS}")
+    options.dps(dps, 1, MAX_DPS)
     log_z = _log_weights(log_z)
     exact = ExactMatrix(H, len(log_z))
     rows = exact.rows()
@@ -45,7 +47,14 @@ def enclose_case(log_z, H, dps=30):
     if len(log_z) <= BALL_LIMIT:
         spectrum, bits = _ball_path(log_z, rows, dps, FIELDS)
         return spectrum, bits, BALL_METHOD
-    spectrum, methods, bits = enclose_curvature(log_z, exact, dps)
+    try:
+        spectrum, methods, bits = enclose_curvature(log_z, exact, dps)
+    except (np.linalg.LinAlgError, scipy.linalg.LinAlgError):  # H on T singular in float64 (κ beyond 1e300)
+        if len(log_z) > DENSE_MAX:
+            raise InputError(f"H is too ill-conditioned on T for float64 starting points at n = {len(log_z)} (beyond "
+                             f"{DENSE_MAX} tokens only they are tried); regularise or rescale it") from None
+        spectrum, bits = _ball_path(log_z, rows, dps, FIELDS)
+        return spectrum, bits, BALL_METHOD
     short = [name for name in FIELDS if correct_digits(getattr(spectrum, name)) < dps]
     if short and len(log_z) <= DENSE_MAX:
         spectrum, bits = _ball_path(log_z, rows, dps, short, spectrum, bits)

@@ -30,6 +30,7 @@ import flint
 import numpy as np
 import scipy.linalg
 
+from verify import options
 from verify.errors import InputError
 from verify.numerics.enclosures.exact import ExactMatrix
 from verify.numerics.enclosures.verified import VerifiedPencil, refine_extreme, rel_width
@@ -44,7 +45,7 @@ TAU = 2.0**-96  # float copies: entries below TAU are set to 0 (graded matrices 
 # ~100× slower; entries this small do not matter at float64 accuracy relative to the ~1 top eigenvalue); each
 # such change is ≤ TAU per entry, ≤ n·TAU in Frobenius norm, and is added to the error bound where made.
 NAMES = ("lambda_max", "lambda_min", "L_T", "mu_T", "L_amb", "mu_amb")
-MAX_DPS = 10_000
+MAX_DPS = 10_000  # digits an enclosure may be asked for (its own refinement goes past the options' MAX_DPS)
 
 
 def correct_digits(ball):
@@ -122,8 +123,7 @@ def enclose_curvature(log_z, H, dps=30):
     log_z: exact log-weights (Fraction or int logits, or `Log(z)` for coefficients given as z);
     H: float64 ndarray (exact binary values), rows of exact numbers or an ExactMatrix, symmetric positive definite.
     The spectrum is a CurvatureSpectrum of balls; `methods[name]` says how each was enclosed."""
-    if isinstance(dps, bool) or not isinstance(dps, int) or not 1 <= dps <= MAX_DPS:
-        raise InputError(f"dps is {dps!r}; give a whole number of digits between 1 and {MAX_DPS}")
+    options.dps(dps, 1, MAX_DPS)
     n = len(log_z)
     if n < 2:
         raise InputError(f"an example needs at least 2 tokens (T = 1^⊥ is trivial for n = {n})")
@@ -136,14 +136,15 @@ def enclose_curvature(log_z, H, dps=30):
                              "(needs a > 0 and a + n b > 0)")
     A_H, copy_exact = Hx.scaled_float()
     w_H, V_H = np.linalg.eigh(A_H)
-    if iso is not None:
-        cond = float(max(a, a + n * b) / min(a, a + n * b))
+    if iso is not None:  # κ(H) exactly, as a power of two: 11ᵀ + 10⁻⁵⁰⁰⁰ I is far beyond float64's range
+        ratio = max(a, a + n * b) / min(a, a + n * b)
+        cond_bits = max(ratio.numerator.bit_length() - ratio.denominator.bit_length() + 1, 0)
     else:
-        cond = w_H[-1] / w_H[0] if w_H[0] > 0 else 1e16
+        cond_bits = math.ceil(math.log2(max(w_H[-1] / w_H[0] if w_H[0] > 0 else 1e16, 1.0)))
     keys = exact_keys(log_z)
     spread = float(max(keys) - min(keys)) if not hasattr(log_z[0], "of") else math.log(float(max(keys) / min(keys)))
     prec = (math.ceil(dps * math.log2(10)) + GUARD_BITS + math.ceil(math.log2(n))
-            + math.ceil(math.log2(max(spread, 1.0) + 1)) + math.ceil(math.log2(max(cond, 1.0))))
+            + math.ceil(math.log2(max(spread, 1.0) + 1)) + cond_bits)
     target = 10.0 ** (-dps) / 4
     with flint.ctx.workprec(prec):
         out, methods, ctx = _fast(_Scaled(log_z), Hx, iso, A_H, copy_exact, w_H, V_H, target)

@@ -1,0 +1,135 @@
+"""The one check of each option (seed, samples, digits, workers, scheduler, claim ids, output folder), used by the
+library API and by the command line alike: each returns the value or raises InputError naming the parameter, the
+value and the fix (the CLI only adds its flag's spelling). The bounds on size and cost are stated here, once.
+A leaf module: it imports nothing of the package but its errors, so the command line starts fast."""
+
+import os
+from urllib.parse import urlsplit
+
+from verify.errors import InputError
+
+MIN_DPS = 30  # the least precision that can certify a margin
+CERTIFY_DPS = 50  # docs/spec.md §4: a counterexample is re-checked at ≥ 50 digits
+MAX_DPS = 1000  # the most digits a search asks for, and a certificate may record
+MAX_SEED = 2**63 - 1
+MAX_SAMPLES = 1_000_000  # random cases per claim: about an hour of work on one core
+MAX_WORKERS = 64
+SCHEMES = ("tcp", "tls")
+
+
+def whole(value, name, low, high, fix):
+    """`value` as an int in [low, high], else InputError."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer() and low <= value <= high:
+            return int(value)
+        raise InputError(f"{name} = {str(value)[:40]!r} is not a whole number; {fix}", name)
+    if not low <= value <= high:
+        shown = str(value) if abs(value) < 10**30 else f"{str(value)[:12]}… ({len(str(abs(value)))} digits)"
+        raise InputError(f"{name} = {shown} is outside {low}..{high}; {fix}", name)
+    return value
+
+
+def from_text(text, check):
+    """A command-line value: the text as a whole number, then the library's own `check` of it."""
+    stripped = text.strip()
+    if len(stripped) <= 40 and stripped.lstrip("+-").isdigit() and stripped.lstrip("+-").isascii():
+        return check(int(stripped))
+    return check(text)  # not a whole number: the check's own message names it
+
+
+def seed(value):
+    return whole(value, "seed", 0, MAX_SEED, "give a seed from 0 to 2^63 − 1, e.g. 0")
+
+
+def samples(value):
+    return whole(value, "samples", 1, MAX_SAMPLES, f"give 1 to {MAX_SAMPLES:,} random cases per claim (default 300)")
+
+
+def search_dps(value):
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < MIN_DPS:
+        raise InputError(f"dps = {value} is below {MIN_DPS}, the least that can certify a margin; use 50", "dps")
+    return whole(value, "dps", MIN_DPS, MAX_DPS, f"give {MIN_DPS} to {MAX_DPS} digits, e.g. 50")
+
+
+def dps(value, low=1, high=MAX_DPS):
+    return whole(value, "dps", low, high, f"give {low} to {high} digits, e.g. 30")
+
+
+def positive(value, name, high=10**6):
+    """A count such as n, N, d or steps: a whole number from 1 to `high`."""
+    return whole(value, name, 1, high, f"give a whole number from 1 to {high:,}")
+
+
+def workers(value):
+    if value is None:
+        return None
+    return whole(value, "workers", 1, MAX_WORKERS, f"give 1 to {MAX_WORKERS} worker processes (1 runs in process)")
+
+
+def claim_ids(value):
+    """None, or a list/tuple of claim id strings (a bare string is a common slip: refuse it)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        raise InputError(f"claim_ids = {value[:40]!r} is a string; give a list of ids, e.g. [{value[:40]!r}]", "claim")
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise InputError(f"claim_ids = {str(value)[:60]} must be a list of claim id strings", "claim")
+    return tuple(value)
+
+
+def path(value, name, what="a file path"):
+    """A str or os.PathLike path (an int would be read as an open file descriptor: refused)."""
+    if isinstance(value, bytes) or not isinstance(value, (str, os.PathLike)):
+        raise InputError(f"{name} = {str(value)[:40]!r} is of type {type(value).__name__}; give {what} as a string",
+                         name)
+    text = os.fspath(value)
+    if not isinstance(text, str) or not text.strip() or "\0" in text:
+        raise InputError(f"{name} = {str(text)[:40]!r} is not a usable path; give {what}", name)
+    return text
+
+
+def out_dir(value):
+    """None (write nothing) or a folder path; the empty path is refused (it would mean the current folder)."""
+    if value is None:
+        return None
+    return path(value, "out", "a folder such as 'certificates'")
+
+
+def example_db(value):
+    """None (the user's cache folder) or the folder of Hypothesis's example database."""
+    if value is None:
+        return None
+    return path(value, "example_db", "a folder for the example database")
+
+
+def progress(value):
+    """None or a callable progress(done, total, label)."""
+    if value is not None and not callable(value):
+        raise InputError(f"progress is a {type(value).__name__}; give None or a function progress(done, total, label)",
+                         "progress")
+    return value
+
+
+def scheduler(value):
+    """None, or a Dask scheduler address tcp://HOST:PORT or tls://HOST:PORT (TLS: certificates from Dask's
+    configuration, `distributed.comm.tls`)."""
+    if value is None:
+        return None
+    fix = "give the address `dask scheduler` prints, tcp://HOST:PORT or tls://HOST:PORT"
+    if not isinstance(value, str) or not value.strip() or len(value) > 300 or not value.isprintable():
+        raise InputError(f"scheduler = {str(value)[:60]!r} is not a Dask scheduler address; {fix}", "scheduler")
+    parts = urlsplit(value)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if parts.scheme not in SCHEMES or not parts.hostname or port is None or parts.path.strip("/") or parts.query:
+        raise InputError(f"scheduler = {value[:60]!r} is not a Dask scheduler address; {fix}", "scheduler")
+    return value
+
+
+def reading(value, readings):
+    if value not in readings:
+        shown = ", ".join(str(r) for r in readings)
+        raise InputError(f"reading {str(value)[:40]!r} is not one of {shown}", "reading")
+    return value
