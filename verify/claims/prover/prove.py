@@ -55,11 +55,13 @@ class Proof:
         return tuple(f.id for f in library.FACTS if f.id in used)
 
 
-def facts_for(piece, family):
-    """The facts that hold on all of a piece (F8 only at n = 2, F9 only for isotropic H)."""
+def facts_for(piece, family, tree=None):
+    """The facts that hold on all of a piece (F8 only at n = 2, F9 only for isotropic H), those offered to `tree`."""
     if piece.n is not None:
-        return tuple(f for f in library.FACTS if f.applies_at(piece.n, family))
-    return library.applicable((piece.lo, piece.hi), family)
+        facts = tuple(f for f in library.FACTS if f.applies_at(piece.n, family))
+    else:
+        facts = library.applicable((piece.lo, piece.hi), family)
+    return tuple(f for f in facts if tree is None or f.offered_to(tree))
 
 
 def conjuncts(tree):
@@ -103,7 +105,7 @@ def _decide(parts, pieces_, family, negate):
 
 def prove_piece(tree, piece, family, negate=True):
     """A PieceProof, or (reason, hint) when this piece is not proved."""
-    available = facts_for(piece, family)
+    available = facts_for(piece, family, tree)
     full = build_query(tree, piece, available, negate)
     first = run_z3(full.text, want_model=negate)
     if first.result != "unsat":
