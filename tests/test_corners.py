@@ -32,3 +32,21 @@ def test_claims_false_everywhere_at_one_n_at_ties_or_undefined_are_never_holds()
     verdicts = dict(zip(NEVER_HOLDS, (r.verdict for r in report.claims)))
     assert all(v in ("REFUTED", "INCONCLUSIVE") for v in verdicts.values()), verdicts
     assert verdicts["kappa > 1"] == "REFUTED" and verdicts["kappa > kappa"] == "REFUTED"
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_a_claim_false_only_beyond_the_small_n_is_refuted(seed):
+    """z_max ≥ 1/11 fails for every n ≥ 12 only: the random pool reaches past lo + 8."""
+    claims = parse_claims_text('[[claim]]\nid = "far"\nholds = "z_max >= 1/11"\nn = [2, inf]\n')
+    (result,) = run_claims(claims, seed=seed, samples=100, workers=1).claims
+    assert result.verdict == "REFUTED" and result.evidence.counterexample.n >= 12
+
+
+def test_the_pool_reaches_both_ends_of_a_wide_range_and_keeps_narrow_ones_uniform():
+    import numpy as np
+
+    from verify.claims.search import pool_n
+
+    draws = [pool_n(np.random.default_rng([0, i]), i, (2, 64)) for i in range(200)]
+    assert draws[:2] == [2, 64] and min(draws) == 2 and sum(n > 20 for n in draws) >= 20
+    assert {pool_n(np.random.default_rng([0, i]), i, (3, 5)) for i in range(50)} == {3, 4, 5}

@@ -5,7 +5,7 @@
     statement = "λ_min is at least μ_T z_min²"  # optional prose
     holds = "lambda_min >= mu_T * z_min**2"     # required: when the claim is true
     n = [2, 10]                                 # optional: the claim's token counts (default [2, 10]);
-                                                #   n = [3, inf] claims every n ≥ 3 (searched up to 11)
+                                                #   n = [3, inf] claims every n ≥ 3 (searched up to 64)
     hessian = "spd"                             # optional: spd (default) | isotropic | diagonal
     expect = "true"                             # optional: what you expect ("true" | "false"); a run reports
                                                 #   a verdict that disagrees with it

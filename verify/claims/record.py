@@ -30,7 +30,8 @@ READING_TEXT = {
 FAMILIES = ("spd", "isotropic", "diagonal")
 FAMILY_TEXT = {"spd": "H symmetric positive definite", "isotropic": "H = aI + b11ᵀ, a > 0, a + nb > 0",
                "diagonal": "H diagonal with positive entries"}
-SEARCH_SPAN = 8  # the search covers n = lo..lo+8 of an unbounded range
+SEARCH_SPAN = 8  # the Hypothesis search covers n = lo..lo+8 of a wider range
+SEARCH_CAP = 64  # the random pool reaches n = 64 (log-uniform in n, both ends included): a case there takes ~0.1 s
 
 
 @dataclass(frozen=True)
@@ -65,16 +66,19 @@ class FormulaClaim:
 
     @property
     def search_n(self):
-        """The token counts of the random pool: `search`'s, else the claim's range cut at lo + 8."""
+        """The token counts of the random pool: `search`'s, else the claim's range cut at SEARCH_CAP."""
         if self.search:
             return self.search[0]
         lo, hi = self.n_range
-        return lo, int(min(hi, lo + SEARCH_SPAN))
+        return lo, int(max(lo, min(hi, SEARCH_CAP)))
 
     @property
     def adversarial_n(self):
-        """The token counts the Hypothesis search draws (a job skips pool cases below the claim's n)."""
-        return self.search[1] if self.search else self.search_n
+        """The token counts the Hypothesis search draws: `search`'s, else the claim's range cut at lo + 8."""
+        if self.search:
+            return self.search[1]
+        lo, hi = self.n_range
+        return lo, int(min(hi, lo + SEARCH_SPAN))
 
     def reading_tree(self, reading):
         return rename(self.tree, SUBSTITUTIONS[reading])

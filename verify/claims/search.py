@@ -21,6 +21,7 @@ from verify.claims.multi import MultiCase
 LOGIT_FLOOR = -700  # e^{-700} ≈ 1e-304: tiny coefficients, the paper's regime
 
 
+SPAN = 8  # the small token counts lo..lo+8, where most failures are, keep half of a wide pool
 SHRINK_PROBES = 200  # cases the shrinking may decide beyond the examples
 HESSIAN_FAMILIES = ("spd", "isotropic", "diagonal")
 
@@ -73,11 +74,22 @@ def random_logits(rng, n):
     return logits
 
 
+def pool_n(rng, index, n_range):
+    """A sample's token count: uniform on a range of at most SPAN + 1 values; on a wider one, samples 0 and 1
+    take its ends, and the rest are uniform on its first SPAN + 1 values or log-uniform over all of it."""
+    lo, hi = n_range
+    if hi - lo <= SPAN or index > 1 and rng.random() < 0.5:
+        return int(rng.integers(lo, min(hi, lo + SPAN) + 1))
+    if index <= 1:
+        return (lo, hi)[index]
+    return int(min(hi, math.floor(math.exp(rng.uniform(math.log(lo), math.log(hi + 1))))))
+
+
 def random_case(seed, index, n_range=(2, 10), family="spd"):
     """Sample `index` of the random pool of `seed`: its own generator, so any split of the pool
     into work units draws the same cases."""
     rng = np.random.default_rng([seed, index])
-    n = int(rng.integers(n_range[0], n_range[1] + 1))
+    n = pool_n(rng, index, n_range)
     return Case.from_arrays(random_logits(rng, n), random_spd(rng, n, family))
 
 
