@@ -278,7 +278,7 @@ def case_table(case, report, console=None):
         summary.add_row(name, number_text(getattr(q, name), VALUE_DIGITS), "—" if radius is None else f"± {radius}")
     console.print(summary)
     rows = [(r, [number_text(x) for x in (r.lhs, r.rhs, r.margin)]) for r in report.rows]
-    claims = Table(title="claims at this case (margin ≥ 0 holds; CERTIFIED / REFUTED: decided by Arb balls alone)",
+    claims = Table(title="claims at this case (margin ≥ 0 holds; CERTIFIED / REFUTED: decided by Arb balls alone, or exactly at a tie)",
                    box=box.SIMPLE_HEAD,
                    show_lines=True, pad_edge=False)
     claims.add_column("claim · reading · binding inequality", overflow="fold")
