@@ -178,7 +178,8 @@ def theorem2_table(report, console=None, title=None):
         claim = Text(result.id)
         if result.reading:
             claim.append("\n" + result.reading, style="dim")
-        verdict = Text(result.verdict, style=VERDICT_STYLE.get(result.verdict, ""))
+        style = VERDICT_STYLE.get(result.verdict, "green" if result.verdict.startswith("PROVED assuming") else "")
+        verdict = Text(result.verdict, style=style)
         table.add_row(claim, verdict, Text(text))
     console.print(table)
     proofs_text(report, console)

@@ -51,6 +51,15 @@ class FormulaClaim:
     tree: object = field(default=None, repr=False, compare=False)
     expect: object = field(default=None, compare=False)  # a claim file's stated expectation: True, False or None
     reason: str = field(default="", compare=False)  # why (a proof sketch, or a counterexample)
+    lemma: bool = False  # a claim file's [[lemma]]: proved first, then citable by the claims after it
+    source: str = ""  # a lemma's source (where its proof or statement comes from)
+    assume: bool = False  # a lemma taken as given: a proof citing it is PROVED assuming it
+
+    def as_fact(self):
+        """A lemma as a fact the prover may cite (verify.claims.prover.facts.Fact), on the lemma's own domain."""
+        from verify.claims.prover.facts import Fact
+
+        return Fact(self.id, self.text, self.source or "the claim file", self.n_range, self.hessian, tree=self.tree)
 
     def __post_init__(self):
         if self.tree is None:

@@ -7,12 +7,19 @@ solvers' versions. `check` accepts it only when every lemma is the package's fac
 and applies on its piece, the pieces are exactly those the claim's domain cuts into, every query is
 rebuilt identically from the claim text, the piece and its lemmas, and both Z3 and cvc5 answer unsat
 again. A proof of the claim's negation ("disproved") also stores a concrete case in its domain.
+
+A proof citing a claim file's lemmas stores every lemma the claim could cite, in file order, each with its
+n range, family and whether it was taken as given (`assumed`); `check` proves each lemma not taken as
+given again, from the facts and the lemmas before it, and the verdict ("proved assuming a, b") must name
+exactly the lemmas taken as given that the proof rests on, directly or through another lemma.
 """
+import math
+
 from verify.claims.cases import parse_case
 from verify.claims.certificate_files import FORMAT, exact_keys
 from verify.claims.certified import certified_claim, in_domain
 from verify.claims.prover import facts as library
-from verify.claims.prover.prove import conjuncts, facts_for
+from verify.claims.prover.prove import conjuncts, facts_for, prove
 from verify.claims.prover.smt import NotEncodable, build_query, pieces
 from verify.claims.prover.solvers import run_cvc5, run_z3, versions
 from verify.claims.results import CheckResult
@@ -26,8 +33,15 @@ def proof_body(job, proof, case=None):
     """The certificate of a proof (status proved or disproved) of a job's claim; `case`, for a disproof."""
     claim = job.claim
     lemmas = [{"id": f.id, "text": f.text, "source": f.source} for f in library.FACTS if f.id in proof.lemmas]
+    taken = {i for i, roots in job.assumed if roots == (i,)}
+    if any(i not in library.BY_ID for i in proof.lemmas):
+        lemmas += [{"id": f.id, "text": f.text, "source": f.source, "n": _n_data(f.n_range), "hessian": f.family,
+                    "assumed": f.id in taken} for f in job.lemmas]
+    roots = dict(job.assumed)
+    resting = tuple(dict.fromkeys(r for i in proof.lemmas for r in roots.get(i, ())))
+    verdict = proof.status + (f" assuming {', '.join(resting)}" if resting else "")
     return {"format": FORMAT, "kind": "proof", "claim": claim.id, "reading": job.reading, "statement": job.text,
-            "domain": claim.domain(job.reading), "sha256": claim.digest(job.reading), "verdict": proof.status,
+            "domain": claim.domain(job.reading), "sha256": claim.digest(job.reading), "verdict": verdict,
             "lemmas": lemmas,
             "pieces": [dict(p.piece.as_data(), part=p.part, lemmas=list(p.lemmas), query=p.query) for p in proof.pieces],
             "solvers": proof.versions, "inputs": case.inputs() if case is not None else None}
@@ -37,11 +51,15 @@ def check_proof_certificate(data, where, claims_file=None):
     """Confirm a proof certificate (see the module docstring); InputError for a malformed one."""
     exact_keys(data, KEYS, where)
     claim = certified_claim(data, where, claims_file)
-    verdict = data["verdict"]
+    verdict, _, stated = str(data["verdict"]).partition(" assuming ")
     if verdict not in ("proved", "disproved"):
-        raise InputError(f"{where} verdict is {str(verdict)[:20]!r}; a proof certificate says proved or disproved")
+        raise InputError(f"{where} verdict is {str(data['verdict'])[:20]!r}; a proof certificate says proved or "
+                         "disproved (assuming …)")
     tree = claim.reading_tree(data["reading"])
     problem = _lemmas_problem(data["lemmas"])
+    if problem:
+        return CheckResult(False, problem, 0)
+    user, roots, problem = _user_lemmas(data["lemmas"], claims_file, where)
     if problem:
         return CheckResult(False, problem, 0)
     if verdict == "disproved":
@@ -57,20 +75,66 @@ def check_proof_certificate(data, where, claims_file=None):
     if not isinstance(stored, list) or len(stored) != len(expected):
         return CheckResult(False, f"the claim's domain cuts into {len(expected)} piece(s) and part(s), not {len(stored)}", 0)
     for (piece, number), record in zip(expected, stored):
-        result = _check_piece(record, piece, number, parts, claim.hessian, verdict, data["lemmas"], where)
+        result = _check_piece(record, piece, number, parts, claim.hessian, verdict, data["lemmas"], where, user)
         if result is not None:
             return result
+    cited = [i for record in stored for i in record["lemmas"]]
+    resting = tuple(dict.fromkeys(r for i in cited for r in roots.get(i, ())))
+    if stated != ", ".join(resting):
+        return CheckResult(False, f"the verdict says assuming {stated or 'nothing'!r}, but the proof rests on "
+                                  f"{', '.join(resting) or 'no assumed lemma'}", 0)
     solvers = versions()
+    assuming = f" assuming {', '.join(resting)} (taken as given, not proved)" if resting else ""
     return CheckResult(True, f"{len(stored)} quer{'y' if len(stored) == 1 else 'ies'} rebuilt from the claim and "
                              f"{len(data['lemmas'])} cited facts; Z3 {solvers['z3']} and cvc5 {solvers['cvc5']} both "
-                             f"answer unsat: the claim is {verdict} on its domain", 0)
+                             f"answer unsat: the claim is {verdict} on its domain{assuming}", 0)
+
+
+def _n_data(n_range):
+    lo, hi = n_range
+    return [lo, None if hi == math.inf else int(hi)]
+
+
+def _user_lemmas(lemmas, claims_file, where):
+    """(Facts, {id: assumed lemmas it rests on}, problem): the claim file's lemmas a certificate lists, each not
+    taken as given proved again from the facts and the lemmas before it (and, given the claim file, the same)."""
+    from verify.claims.claimfile import claim_from_fields
+
+    stated = {c.id: c for c in _file_lemmas(claims_file)} if claims_file is not None else None
+    facts, roots = [], {}
+    for entry in (l for l in lemmas if "assumed" in l):
+        fields = {"id": entry["id"], "holds": entry["text"], "n": [entry["n"][0], entry["n"][1] or math.inf],
+                  "hessian": entry["hessian"], "source": entry["source"], "assume": entry["assumed"]}
+        lemma = claim_from_fields(fields, f"{where} lemma", lemma=True)
+        if stated is not None and (lemma.id not in stated or (stated[lemma.id].text, stated[lemma.id].n_range,
+                                   stated[lemma.id].hessian, stated[lemma.id].assume) !=
+                                   (lemma.text, lemma.n_range, lemma.hessian, lemma.assume)):
+            return facts, roots, f"lemma {lemma.id!r} is not the claim file's lemma of that id"
+        if lemma.assume:
+            roots[lemma.id] = (lemma.id,)
+        else:
+            proof = prove(lemma.tree, lemma.n_range, lemma.hessian, tuple(facts))
+            if proof.status != "proved":
+                return facts, roots, f"lemma {lemma.id!r} is not proved again from the facts and the lemmas before it"
+            rest = tuple(dict.fromkeys(r for i in proof.lemmas for r in roots.get(i, ())))
+            if rest:
+                roots[lemma.id] = rest
+        facts.append(lemma.as_fact())
+    return tuple(facts), roots, None
+
+
+def _file_lemmas(claims_file):
+    from verify.claims.claimfile import load_claims
+
+    return [c for c in load_claims(claims_file) if c.lemma]
 
 
 def _lemmas_problem(lemmas):
-    if not isinstance(lemmas, list) or not all(isinstance(l, dict) and set(l) == {"id", "text", "source"} and
-                                               all(isinstance(v, str) for v in l.values()) for l in lemmas):
-        return "lemmas must be a list of {id, text, source} strings"
-    for lemma in lemmas:
+    if not isinstance(lemmas, list) or not all(isinstance(l, dict) and (set(l) == {"id", "text", "source"} and
+                                               all(isinstance(v, str) for v in l.values()) or _user_entry(l))
+                                               for l in lemmas):
+        return "lemmas must be a list of {id, text, source} strings (and, for a claim file's lemma, n, hessian, assumed)"
+    for lemma in (l for l in lemmas if "assumed" not in l):
         fact = library.BY_ID.get(lemma["id"])
         if fact is None:
             return f"lemma {str(lemma['id'])[:40]!r} is not a fact of the package's library"
@@ -79,7 +143,16 @@ def _lemmas_problem(lemmas):
     return None
 
 
-def _check_piece(record, piece, number, parts, family, verdict, lemmas, where):
+def _user_entry(entry):
+    """A claim file's lemma as a certificate lists it: id, text, source, n = [lo, hi or null], hessian, assumed."""
+    n = entry.get("n")
+    return set(entry) == {"id", "text", "source", "n", "hessian", "assumed"} and \
+        all(isinstance(entry[k], str) for k in ("id", "text", "source", "hessian")) and \
+        isinstance(entry["assumed"], bool) and isinstance(n, list) and len(n) == 2 and \
+        all(isinstance(v, int) and not isinstance(v, bool) for v in n[:1] + ([n[1]] if n[1] is not None else []))
+
+
+def _check_piece(record, piece, number, parts, family, verdict, lemmas, where, user=()):
     """None when the stored piece is the expected one, rebuilt identically, and unsat for both solvers."""
     if not isinstance(record, dict) or set(record) != {"n", "part", "lemmas", "query"} or \
             dict(piece.as_data(), part=number) != {"n": record["n"], "part": record["part"]}:
@@ -89,10 +162,11 @@ def _check_piece(record, piece, number, parts, family, verdict, lemmas, where):
     cited = {l["id"] for l in lemmas}
     if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids) or not set(ids) <= cited:
         return CheckResult(False, f"at {piece.label}: the piece cites facts that are not among the lemmas", 0)
-    allowed = {f.id for f in facts_for(piece, family)}
+    allowed = {f.id for f in facts_for(piece, family, extra=user)}
     if not set(ids) <= allowed:
         return CheckResult(False, f"at {piece.label}: a lemma does not apply there ({sorted(set(ids) - allowed)})", 0)
-    query = build_query(parts[number], piece, [f for f in library.FACTS if f.id in ids], negate=verdict == "proved")
+    query = build_query(parts[number], piece, [f for f in library.FACTS + tuple(user) if f.id in ids],
+                        negate=verdict == "proved")
     if query.text != record["query"]:
         return CheckResult(False, f"at {piece.label}: the stored query is not the one rebuilt from the claim and its lemmas", 0)
     answers = (run_z3(query.text), run_cvc5(query.text))
