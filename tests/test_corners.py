@@ -32,3 +32,37 @@ def test_claims_false_everywhere_at_one_n_at_ties_or_undefined_are_never_holds()
     verdicts = dict(zip(NEVER_HOLDS, (r.verdict for r in report.claims)))
     assert all(v in ("REFUTED", "INCONCLUSIVE") for v in verdicts.values()), verdicts
     assert verdicts["kappa > 1"] == "REFUTED" and verdicts["kappa > kappa"] == "REFUTED"
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_a_claim_false_only_beyond_the_small_n_is_refuted(seed):
+    """z_max ≥ 1/11 fails for every n ≥ 12 only: the random pool reaches past lo + 8."""
+    claims = parse_claims_text('[[claim]]\nid = "far"\nholds = "z_max >= 1/11"\nn = [2, inf]\n')
+    (result,) = run_claims(claims, seed=seed, samples=100, workers=1).claims
+    assert result.verdict == "REFUTED" and result.evidence.counterexample.n >= 12
+
+
+def test_the_pool_reaches_both_ends_of_a_wide_range_and_keeps_narrow_ones_uniform():
+    import numpy as np
+
+    from verify.claims.search.sampling import pool_n
+
+    draws = [pool_n(np.random.default_rng([0, i]), i, (2, 64)) for i in range(200)]
+    assert draws[:2] == [2, 64] and min(draws) == 2 and sum(n > 20 for n in draws) >= 20
+    assert {pool_n(np.random.default_rng([0, i]), i, (3, 5)) for i in range(50)} == {3, 4, 5}
+
+
+TIES_AND_BOUNDS = {
+    "lambda_min > mu_T * j_min**2": "fails exactly at uniform z with any H (J = I/n on T)",
+    "kappa < (L_T/mu_T)*(j_max/j_min)**2": "fails exactly at uniform z: κ = cond(H_T) there",
+    "kappa <= 1e300 or R >= 1e140": "κ reaches 6.7e599 at uniform z, H = diag(1e300, 1e-300, 1e-300)",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [7, 8])
+def test_claims_false_only_at_exact_ties_or_at_the_bounds_are_refuted_on_every_seed(seed):
+    body = "".join(f'[[claim]]\nid = "c{i}"\nholds = "{text}"\nn = [3, inf]\n' for i, text in enumerate(TIES_AND_BOUNDS))
+    report = run_claims(parse_claims_text(body), seed=seed, samples=60, workers=1)
+    assert [r.verdict for r in report.claims] == ["REFUTED"] * len(TIES_AND_BOUNDS), \
+        [(text, r.verdict) for text, r in zip(TIES_AND_BOUNDS, report.claims)]

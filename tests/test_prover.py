@@ -164,3 +164,26 @@ def test_a_proof_certificate_with_a_query_edited_is_rejected(interlace_certifica
         piece = body["pieces"][index]
         piece["query"] = piece["query"].replace("(check-sat)", "(assert (! (> 1.0 0.0) :named extra))\n(check-sat)")
         assert rejected(body)
+
+
+@pytest.mark.parametrize("text, n_range", [
+    ("forall k in 1..n-1: lambda(k) >= mu_T * z(k+1)**2", (2, 8)),  # F6.loewner with F2.interlacing
+    ("forall k in 1..n-1: lambda(k) <= L_T * z(k)**2", (2, 8)),
+    ("j_max * j_min == 3 * z(1) * z(2) * z(3)", (3, 3)),  # the pseudo-determinant of J on T
+    ("j_max + j_min == 1 - z(1)**2 - z(2)**2 - z(3)**2", (3, 3)),  # its trace
+])
+def test_the_facts_a_referee_would_cite_prove_the_claims_that_need_them(text, n_range):
+    from verify.claims.language.parser import parse_claim
+
+    proof = prove(parse_claim(text, n_range), n_range)
+    assert proof.status == "proved", proof.reason
+
+
+def test_the_per_n_identities_are_offered_only_to_claims_that_read_j():
+    from verify.claims.language.parser import parse_claim
+    from verify.claims.prover.prove import facts_for
+    from verify.claims.prover.smt import Piece
+
+    offered = lambda text: {f.id for f in facts_for(Piece(n=4), "spd", parse_claim(text, (4, 4)))}
+    assert "F11.trace.n4" in offered("j_min <= 1/4") and "F11.trace.n4" not in offered("lambda_min > 0")
+    assert "F11.trace.n3" not in offered("j_min <= 1/4")

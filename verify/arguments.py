@@ -73,7 +73,7 @@ VERDICTS_HELP = """verdicts:
                 facts: decided unsat by both Z3 and cvc5, or by SymPy's
                 exact algebra
   CERTIFIED     at one case (--case): it holds there, decided by Arb ball
-                arithmetic alone
+                arithmetic alone (at an exact tie, by exact arithmetic)
   HOLDS         every case of the random and adversarial (Hypothesis)
                 search was decided to hold; no proof was found
   REFUTED       a counterexample, simplified to the smallest n and shortest

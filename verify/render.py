@@ -221,7 +221,8 @@ def theorem2_table(report, console=None, title=None):
         claim = Text(result.id)
         if result.reading:
             claim.append("\n" + result.reading, style="dim")
-        verdict = Text(result.verdict, style=VERDICT_STYLE.get(result.verdict, ""))
+        style = VERDICT_STYLE.get(result.verdict, "green" if result.verdict.startswith("PROVED assuming") else "")
+        verdict = Text(result.verdict, style=style)
         if result.disagrees:
             verdict.append(f"\n≠ expect\n{'true' if result.expect else 'false'}", style="bold red")
         table.add_row(claim, verdict, Text(text))

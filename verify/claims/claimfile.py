@@ -5,11 +5,23 @@
     statement = "λ_min is at least μ_T z_min²"  # optional prose
     holds = "lambda_min >= mu_T * z_min**2"     # required: when the claim is true
     n = [2, 10]                                 # optional: the claim's token counts (default [2, 10]);
-                                                #   n = [3, inf] claims every n ≥ 3 (searched up to 11)
+                                                #   n = [3, inf] claims every n ≥ 3 (searched up to 64)
     hessian = "spd"                             # optional: spd (default) | isotropic | diagonal
     expect = "true"                             # optional: what you expect ("true" | "false"); a run reports
                                                 #   a verdict that disagrees with it
     reason = "F2 and F6"                        # optional prose: why (a proof sketch, a counterexample)
+
+A claim file may also hold `[[lemma]]` tables — your own stepping stones, decided first in file order
+and citable by the proofs of every lemma and claim after them:
+
+    [[lemma]]
+    id = "mine.step"                            # required, as a claim's
+    holds = "lambda_min >= mu_T * z_min**2"     # required
+    n = [2, inf]                                # optional, as a claim's
+    hessian = "spd"                             # optional, as a claim's
+    source = "F6 and F2"                        # optional prose: where it comes from
+    assume = true                               # optional: take it as given (a proof citing it is
+                                                #   PROVED assuming it); default false: it must be proved
 
 Unknown keys, a missing id or holds, a duplicate id, a bad n range or Hessian family
 and every error of the claim language are InputError, one line each. Each claim becomes a
@@ -31,6 +43,7 @@ from verify.files import read_bounded
 MAX_BYTES = 1 << 20
 MAX_CLAIMS = 200  # claims per file: a full search of each takes seconds
 KEYS = ("id", "statement", "holds", "n", "hessian", "expect", "reason")
+LEMMA_KEYS = ("id", "statement", "holds", "n", "hessian", "source", "assume")
 EXPECT = {"true": True, "false": False}
 DEFAULT_N = (2, 10)
 ID = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$")
@@ -56,31 +69,43 @@ def parse_claims_text(text, where="claim file"):
         raise InputError(f"{where} is not valid TOML: {' '.join(str(error).split())}; fix the syntax there") from None
     except RecursionError:
         raise InputError(f"{where} is nested too deeply to read; a claim file is a flat list of [[claim]] tables") from None
-    extra = [k for k in data if k != "claim"]
+    extra = [k for k in data if k not in ("claim", "lemma")]
     if extra:
         raise InputError(f"{where} has the unknown top-level key {extra[0]!r}; write each claim as a [[claim]] table")
-    tables = data.get("claim", [])
-    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
-        raise InputError(f"{where}: 'claim' must be a list of [[claim]] tables; write [[claim]] above each claim")
+    lemmas, tables = _tables(data, "lemma", where), _tables(data, "claim", where)
     if not tables:
         raise InputError(f"{where} has no claims; add a [[claim]] table with id and holds")
-    if len(tables) > MAX_CLAIMS:
-        raise InputError(f"{where} has {len(tables)} claims; split it into files of at most {MAX_CLAIMS}")
-    claims, seen = [], set()
-    for number, table in enumerate(tables, 1):
-        claim = claim_from_fields(table, f"{where} claim #{number}")
-        if claim.id in seen:
-            raise InputError(f"{where} has the id {claim.id!r} twice; give every claim its own id")
-        seen.add(claim.id)
-        claims.append(claim)
+    if len(tables) + len(lemmas) > MAX_CLAIMS:
+        raise InputError(f"{where} has {len(tables) + len(lemmas)} claims and lemmas; split it into files of at most "
+                         f"{MAX_CLAIMS}")
+    from verify.claims.prover.facts import BY_ID
+
+    claims, seen = [], set(BY_ID)
+    for kind, items in (("lemma", lemmas), ("claim", tables)):
+        for number, table in enumerate(items, 1):
+            claim = claim_from_fields(table, f"{where} {kind} #{number}", lemma=kind == "lemma")
+            if claim.id in seen:
+                raise InputError(f"{where} has the id {claim.id!r} twice (or a fact's id); give every claim and lemma "
+                                 "its own id")
+            seen.add(claim.id)
+            claims.append(claim)
     return tuple(claims)
 
 
-def claim_from_fields(table, where):
-    """A FormulaClaim from a claim table's fields (validated)."""
-    unknown = [k for k in table if k not in KEYS]
+def _tables(data, kind, where):
+    tables = data.get(kind, [])
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise InputError(f"{where}: {kind!r} must be a list of [[{kind}]] tables; write [[{kind}]] above each {kind}")
+    return tables
+
+
+def claim_from_fields(table, where, lemma=False):
+    """A FormulaClaim from a claim (or lemma) table's fields (validated)."""
+    keys = LEMMA_KEYS if lemma else KEYS
+    unknown = [k for k in table if k not in keys]
     if unknown:
-        raise InputError(f"{where} has the unknown key {str(unknown[0])[:40]!r}; a claim takes only {', '.join(KEYS)}")
+        raise InputError(f"{where} has the unknown key {str(unknown[0])[:40]!r}; a {'lemma' if lemma else 'claim'} "
+                         f"takes only {', '.join(keys)}")
     for key in ("id", "holds"):
         if key not in table:
             raise InputError(f"{where} has no {key!r}; every claim needs id and holds")
@@ -93,7 +118,7 @@ def claim_from_fields(table, where):
     if claim_id in REGISTRY:
         raise InputError(f"{where} has the id {claim_id!r}, a built-in claim's; give your claim an id of its own")
     where = f"{where.rsplit(' #', 1)[0]} {claim_id!r}"
-    for key in ("holds", "statement", "reason"):
+    for key in ("holds", "statement", "reason", "source"):
         if key in table and not isinstance(table[key], str):
             raise InputError(f"{where} {key} is {str(table[key])[:60]!r}; write it as a quoted string")
     n_range = _n_range(table.get("n", list(DEFAULT_N)), where)
@@ -103,10 +128,14 @@ def claim_from_fields(table, where):
     expect = table.get("expect")
     if expect is not None and (not isinstance(expect, str) or expect not in EXPECT):  # a list is not hashable
         raise InputError(f"{where} has expect {str(expect)[:20]!r}; write expect = \"true\" or expect = \"false\"")
+    assume = table.get("assume", False)
+    if not isinstance(assume, bool):
+        raise InputError(f"{where} has assume = {str(assume)[:20]!r}; write assume = true or leave it out")
     try:
         return FormulaClaim(claim_id, normalise(table.get("statement", "")), normalise(table["holds"]), (), (None,),
                             n_range, hessian, command="claims", expect=EXPECT.get(expect),
-                            reason=normalise(table.get("reason", "")))
+                            reason=normalise(table.get("reason", "")), lemma=lemma,
+                            source=normalise(table.get("source", "")), assume=assume)
     except InputError as error:  # the claim language's message names the text; say which claim of which file
         raise InputError(f"{where} holds: {error}", error.parameter) from None
 

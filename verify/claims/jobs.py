@@ -21,6 +21,8 @@ class Job:
 
     claim: object
     reading: object = None
+    lemmas: tuple = ()  # the claim file's lemmas a proof may cite (Facts), proved or assumed before this claim
+    assumed: tuple = ()  # (lemma id, the assumed lemmas it rests on): those taken as given, or proved from them
 
     @property
     def label(self):

@@ -30,7 +30,8 @@ READING_TEXT = {
 FAMILIES = ("spd", "isotropic", "diagonal")
 FAMILY_TEXT = {"spd": "H symmetric positive definite", "isotropic": "H = aI + b11ᵀ, a > 0, a + nb > 0",
                "diagonal": "H diagonal with positive entries"}
-SEARCH_SPAN = 8  # the search covers n = lo..lo+8 of an unbounded range
+SEARCH_SPAN = 8  # the Hypothesis search covers n = lo..lo+8 of a wider range
+SEARCH_CAP = 64  # the random pool reaches n = 64 (log-uniform in n, both ends included): a case there takes ~0.1 s
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,15 @@ class FormulaClaim:
     tree: object = field(default=None, repr=False, compare=False)
     expect: object = field(default=None, compare=False)  # a claim file's stated expectation: True, False or None
     reason: str = field(default="", compare=False)  # why (a proof sketch, or a counterexample)
+    lemma: bool = False  # a claim file's [[lemma]]: proved first, then citable by the claims after it
+    source: str = ""  # a lemma's source (where its proof or statement comes from)
+    assume: bool = False  # a lemma taken as given: a proof citing it is PROVED assuming it
+
+    def as_fact(self):
+        """A lemma as a fact the prover may cite (verify.claims.prover.facts.Fact), on the lemma's own domain."""
+        from verify.claims.prover.facts import Fact
+
+        return Fact(self.id, self.text, self.source or "the claim file", self.n_range, self.hessian, tree=self.tree)
 
     def __post_init__(self):
         if self.tree is None:
@@ -65,16 +75,19 @@ class FormulaClaim:
 
     @property
     def search_n(self):
-        """The token counts of the random pool: `search`'s, else the claim's range cut at lo + 8."""
+        """The token counts of the random pool: `search`'s, else the claim's range cut at SEARCH_CAP."""
         if self.search:
             return self.search[0]
         lo, hi = self.n_range
-        return lo, int(min(hi, lo + SEARCH_SPAN))
+        return lo, int(max(lo, min(hi, SEARCH_CAP)))
 
     @property
     def adversarial_n(self):
-        """The token counts the Hypothesis search draws (a job skips pool cases below the claim's n)."""
-        return self.search[1] if self.search else self.search_n
+        """The token counts the Hypothesis search draws: `search`'s, else the claim's range cut at lo + 8."""
+        if self.search:
+            return self.search[1]
+        lo, hi = self.n_range
+        return lo, int(min(hi, lo + SEARCH_SPAN))
 
     def reading_tree(self, reading):
         return rename(self.tree, SUBSTITUTIONS[reading])

@@ -14,7 +14,7 @@ from verify.claims.certificates.counterexample import binding_at, decide_rigorou
 from verify.claims.jobs import Job
 from verify.claims.language.balls import Balls
 from verify.claims.language.evaluate import decide
-from verify.claims.language.outcome import FAILS, HOLDS
+from verify.claims.language.outcome import FAILS, HOLDS, TIGHT
 from verify.claims.language.parser import normalise, parse_claim
 from verify.claims.language.text import to_text
 from verify.claims.language.values import ball_point, mp_point, mp_spectrum
@@ -74,7 +74,9 @@ def evaluate_job(job, case, dps, spectrum=None, balls=None, bits=None):
         outcome = decide(job.tree, point, Balls())
         comparison, lhs, rhs, _ = binding_at(job.tree, point, Balls())
         lhs, rhs, margin = (_mid(x) for x in (lhs, rhs, outcome.margin))
-    rigorous = _rigorous(job, case, dps, balls, bits)
+    rigorous, tie = _rigorous(job, case, dps, balls, bits)
+    if tie:  # exact arithmetic decided it: the sides are equal, whatever digits the estimate shows
+        margin, outcome = mp.mpf(0), tie
     holds = rigorous == HOLDS if rigorous in (HOLDS, FAILS) else (outcome.holds or not outcome.decided)
     verdict = {HOLDS: "CERTIFIED", FAILS: "REFUTED"}.get(rigorous, "INCONCLUSIVE")
     return Evaluation(job.claim.id, job.reading, to_text(comparison), lhs, rhs, margin, outcome.decided,
@@ -87,13 +89,20 @@ def _mid(x):
 
 
 def _rigorous(job, case, dps, balls, bits):
-    """holds / fails / undecided from balls alone: the enclosure's balls, the series added where the claim reads them."""
+    """(holds / fails / undecided, the exact Outcome at a tie or None) from balls alone: the enclosure's balls,
+    the series added where the claim reads them, and exact arithmetic where they cannot separate the sides."""
+    from verify.claims.exact import exact_outcome
+
     if balls is not None and not job.needs:
         with flint.ctx.workprec(bits):
             outcome = decide(job.tree, ball_point(case, balls, bits), Balls())
+        if not outcome.decided:
+            outcome = (outcome.status == TIGHT and exact_outcome(job.tree, case)) or \
+                decide_rigorously(job.tree, case, dps)[0]
     else:
         outcome = decide_rigorously(job.tree, case, dps)[0]
-    return outcome.status if outcome.status in (HOLDS, FAILS) else "undecided"
+    tie = outcome if outcome.decided and not outcome.undefined and outcome.lower == outcome.upper == 0 else None
+    return (outcome.status if outcome.status in (HOLDS, FAILS) else "undecided"), tie
 
 
 @dataclass(frozen=True)

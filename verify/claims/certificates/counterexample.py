@@ -13,7 +13,7 @@ import mpmath as mp
 
 from verify.claims.language.balls import UNDEFINED, Balls, Huge
 from verify.claims.language.evaluate import decide, value
-from verify.claims.language.outcome import FAILS
+from verify.claims.language.outcome import FAILS, TIGHT
 from verify.claims.language.quantities import needs as needs_of
 from verify.claims.language.syntax import And, Compare, ForAll, Index, Not, Or, names
 from verify.claims.language.text import instantiate, to_text
@@ -36,13 +36,19 @@ def ball_outcome(tree, case, bits):
 def decide_rigorously(tree, case, dps, max_bits=None):
     """(outcome, point, bits): balls from `dps` digits, the precision doubled until the claim is decided or the
     precision would pass `max_bits` (default: `bits_limit` of the case's n, so a claim the balls never decide
-    costs seconds, not hours)."""
+    costs seconds, not hours); where the balls first leave the claim tight (finite sides that agree), an exact
+    case is decided by exact arithmetic (verify.claims.exact: a tie)."""
+    from verify.claims.exact import exact_outcome
+
     bits = bits_for(dps)
     max_bits = bits_limit(case.n, bits) if max_bits is None else max_bits
     while True:
         outcome, point = ball_outcome(tree, case, bits)
         if outcome.decided or bits * 2 > max_bits:
             return outcome, point, bits
+        exact = exact_outcome(tree, case) if bits == bits_for(dps) and outcome.status == TIGHT else None
+        if exact is not None:
+            return exact, point, bits
         bits *= 2
 
 

@@ -10,12 +10,19 @@ its algebraic certificate (verify.claims.prover.algebraic_check: an identity exp
 no solver involved) when it stores one, else by Z3 and cvc5 both answering unsat. A proof of the
 claim's negation ("disproved") also stores a concrete case in its domain, where `check` decides the
 claim with balls: it must fail there.
+
+A proof citing a claim file's lemmas stores every lemma the claim could cite, in file order, each with its
+n range, family and whether it was taken as given (`assumed`); `check` proves each lemma not taken as
+given again, from the facts and the lemmas before it, and the verdict ("proved assuming a, b") must name
+exactly the lemmas taken as given that the proof rests on, directly or through another lemma.
 """
+import math
+
 from verify.claims.cases.case import parse_case
 from verify.claims.certificates.files import FORMAT, exact_keys
 from verify.claims.certificates.stored_claim import certified_claim, in_domain
 from verify.claims.prover import facts as library
-from verify.claims.prover.prove import conjuncts, facts_for
+from verify.claims.prover.prove import conjuncts, facts_for, prove
 from verify.claims.prover.pieces import NotEncodable, pieces
 from verify.claims.prover.smt import build_query
 from verify.claims.prover.solvers import run_cvc5, run_z3, versions
@@ -31,8 +38,15 @@ def proof_body(job, proof, case=None, algebras=()):
     `algebras`, each piece's algebraic certificate (verify.claims.prover.algebraic) or None."""
     claim = job.claim
     lemmas = [{"id": f.id, "text": f.text, "source": f.source} for f in library.FACTS if f.id in proof.lemmas]
+    taken = {i for i, roots in job.assumed if roots == (i,)}
+    if any(i not in library.BY_ID for i in proof.lemmas):
+        lemmas += [{"id": f.id, "text": f.text, "source": f.source, "n": _n_data(f.n_range), "hessian": f.family,
+                    "assumed": f.id in taken} for f in job.lemmas]
+    roots = dict(job.assumed)
+    resting = tuple(dict.fromkeys(r for i in proof.lemmas for r in roots.get(i, ())))
+    verdict = proof.status + (f" assuming {', '.join(resting)}" if resting else "")
     return {"format": FORMAT, "kind": "proof", "claim": claim.id, "reading": job.reading, "statement": job.text,
-            "domain": claim.domain(job.reading), "sha256": claim.digest(job.reading), "verdict": proof.status,
+            "domain": claim.domain(job.reading), "sha256": claim.digest(job.reading), "verdict": verdict,
             "lemmas": lemmas,
             "pieces": [dict(p.piece.as_data(), part=p.part, lemmas=list(p.lemmas), query=p.query,
                             algebra=_algebra_data(algebras, i)) for i, p in enumerate(proof.pieces)],
@@ -48,11 +62,15 @@ def check_proof_certificate(data, where, claims_file=None):
     """Confirm a proof certificate (see the module docstring); InputError for a malformed one."""
     exact_keys(data, KEYS, where)
     claim = certified_claim(data, where, claims_file)
-    verdict = data["verdict"]
+    verdict, _, stated = str(data["verdict"]).partition(" assuming ")
     if verdict not in ("proved", "disproved"):
-        raise InputError(f"{where} verdict is {str(verdict)[:20]!r}; a proof certificate says proved or disproved")
+        raise InputError(f"{where} verdict is {str(data['verdict'])[:20]!r}; a proof certificate says proved or "
+                         "disproved (assuming …)")
     tree = claim.reading_tree(data["reading"])
     problem = _lemmas_problem(data["lemmas"])
+    if problem:
+        return CheckResult(False, problem, 0)
+    user, roots, problem = _user_lemmas(data["lemmas"], claims_file, where)
     if problem:
         return CheckResult(False, problem, 0)
     if verdict == "disproved":
@@ -73,12 +91,19 @@ def check_proof_certificate(data, where, claims_file=None):
         return CheckResult(False, f"the claim's domain cuts into {len(expected)} piece(s) and part(s), not {len(stored)}", 0)
     algebraic = 0
     for (piece, number), record in zip(expected, stored):
-        result = _check_piece(record, piece, number, parts, claim.hessian, verdict, data["lemmas"], where)
+        result = _check_piece(record, piece, number, parts, claim.hessian, verdict, data["lemmas"], where, user)
         if isinstance(result, CheckResult):
             return result
         algebraic += result == ALGEBRAIC
+    cited = [i for record in stored for i in record["lemmas"]]
+    resting = tuple(dict.fromkeys(r for i in cited for r in roots.get(i, ())))
+    if stated != ", ".join(resting):
+        return CheckResult(False, f"the verdict says assuming {stated or 'nothing'!r}, but the proof rests on "
+                                  f"{', '.join(resting) or 'no assumed lemma'}", 0)
     witness = "; the balls show it fails at its stored case" if verdict == "disproved" else ""
-    return CheckResult(True, _confirmed(len(stored), algebraic, len(data["lemmas"]), data["solvers"], verdict) + witness, 0)
+    assuming = f", assuming {', '.join(resting)} (taken as given, not proved)" if resting else ""
+    said = _confirmed(len(stored), algebraic, len(data["lemmas"]), data["solvers"], verdict)
+    return CheckResult(True, said + assuming + witness, 0)
 
 
 ALGEBRAIC = "algebraic identity"
@@ -114,11 +139,51 @@ def witness_problem(tree, case, dps=30):
     return "the balls could not show the claim fails at the disproof's own case"
 
 
+def _n_data(n_range):
+    lo, hi = n_range
+    return [lo, None if hi == math.inf else int(hi)]
+
+
+def _user_lemmas(lemmas, claims_file, where):
+    """(Facts, {id: assumed lemmas it rests on}, problem): the claim file's lemmas a certificate lists, each not
+    taken as given proved again from the facts and the lemmas before it (and, given the claim file, the same)."""
+    from verify.claims.claimfile import claim_from_fields
+
+    stated = {c.id: c for c in _file_lemmas(claims_file)} if claims_file is not None else None
+    facts, roots = [], {}
+    for entry in (l for l in lemmas if "assumed" in l):
+        fields = {"id": entry["id"], "holds": entry["text"], "n": [entry["n"][0], entry["n"][1] or math.inf],
+                  "hessian": entry["hessian"], "source": entry["source"], "assume": entry["assumed"]}
+        lemma = claim_from_fields(fields, f"{where} lemma", lemma=True)
+        if stated is not None and (lemma.id not in stated or (stated[lemma.id].text, stated[lemma.id].n_range,
+                                   stated[lemma.id].hessian, stated[lemma.id].assume) !=
+                                   (lemma.text, lemma.n_range, lemma.hessian, lemma.assume)):
+            return facts, roots, f"lemma {lemma.id!r} is not the claim file's lemma of that id"
+        if lemma.assume:
+            roots[lemma.id] = (lemma.id,)
+        else:
+            proof = prove(lemma.tree, lemma.n_range, lemma.hessian, tuple(facts))
+            if proof.status != "proved":
+                return facts, roots, f"lemma {lemma.id!r} is not proved again from the facts and the lemmas before it"
+            rest = tuple(dict.fromkeys(r for i in proof.lemmas for r in roots.get(i, ())))
+            if rest:
+                roots[lemma.id] = rest
+        facts.append(lemma.as_fact())
+    return tuple(facts), roots, None
+
+
+def _file_lemmas(claims_file):
+    from verify.claims.claimfile import load_claims
+
+    return [c for c in load_claims(claims_file) if c.lemma]
+
+
 def _lemmas_problem(lemmas):
-    if not isinstance(lemmas, list) or not all(isinstance(l, dict) and set(l) == {"id", "text", "source"} and
-                                               all(isinstance(v, str) for v in l.values()) for l in lemmas):
-        return "lemmas must be a list of {id, text, source} strings"
-    for lemma in lemmas:
+    if not isinstance(lemmas, list) or not all(isinstance(l, dict) and (set(l) == {"id", "text", "source"} and
+                                               all(isinstance(v, str) for v in l.values()) or _user_entry(l))
+                                               for l in lemmas):
+        return "lemmas must be a list of {id, text, source} strings (and, for a claim file's lemma, n, hessian, assumed)"
+    for lemma in (l for l in lemmas if "assumed" not in l):
         fact = library.BY_ID.get(lemma["id"])
         if fact is None:
             return f"lemma {str(lemma['id'])[:40]!r} is not a fact of the package's library"
@@ -127,7 +192,16 @@ def _lemmas_problem(lemmas):
     return None
 
 
-def _check_piece(record, piece, number, parts, family, verdict, lemmas, where):
+def _user_entry(entry):
+    """A claim file's lemma as a certificate lists it: id, text, source, n = [lo, hi or null], hessian, assumed."""
+    n = entry.get("n")
+    return set(entry) == {"id", "text", "source", "n", "hessian", "assumed"} and \
+        all(isinstance(entry[k], str) for k in ("id", "text", "source", "hessian")) and \
+        isinstance(entry["assumed"], bool) and isinstance(n, list) and len(n) == 2 and \
+        all(isinstance(v, int) and not isinstance(v, bool) for v in n[:1] + ([n[1]] if n[1] is not None else []))
+
+
+def _check_piece(record, piece, number, parts, family, verdict, lemmas, where, user=()):
     """ALGEBRAIC when the stored piece is the expected one, rebuilt identically, and its algebraic certificate
     holds; None when instead both solvers answer unsat; else a failing CheckResult."""
     if not isinstance(record, dict) or set(record) - {"algebra"} != {"n", "part", "lemmas", "query"} or \
@@ -138,14 +212,16 @@ def _check_piece(record, piece, number, parts, family, verdict, lemmas, where):
     cited = {l["id"] for l in lemmas}
     if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids) or not set(ids) <= cited:
         return CheckResult(False, f"at {piece.label}: the piece cites facts that are not among the lemmas", 0)
-    allowed = {f.id for f in facts_for(piece, family)}
+    allowed = {f.id for f in facts_for(piece, family, extra=user)}
     if not set(ids) <= allowed:
         return CheckResult(False, f"at {piece.label}: a lemma does not apply there ({sorted(set(ids) - allowed)})", 0)
-    query = build_query(parts[number], piece, [f for f in library.FACTS if f.id in ids], negate=verdict == "proved")
+    query = build_query(parts[number], piece, [f for f in library.FACTS + tuple(user) if f.id in ids],
+                        negate=verdict == "proved")
     if query.text != record["query"]:
         return CheckResult(False, f"at {piece.label}: the stored query is not the one rebuilt from the claim and its lemmas", 0)
     if record.get("algebra") is not None:
-        problem = _algebra_problem(record["algebra"], parts[number], piece, ids, verdict)
+        problem = _algebra_problem(record["algebra"], parts[number], piece, [f for f in library.FACTS + tuple(user)
+                                                                              if f.id in ids], verdict)
         if problem:
             return CheckResult(False, f"at {piece.label}, part {number + 1}: the algebraic certificate fails: {problem}", 0)
         return ALGEBRAIC
@@ -156,7 +232,7 @@ def _check_piece(record, piece, number, parts, family, verdict, lemmas, where):
     return None
 
 
-def _algebra_problem(data, part, piece, ids, verdict):
+def _algebra_problem(data, part, piece, facts, verdict):
     """None when the stored identity proves the part at the piece from the piece's cited facts exactly."""
     from verify.claims.prover.algebraic_check import algebra_from_data, check_algebra
 
@@ -166,7 +242,7 @@ def _algebra_problem(data, part, piece, ids, verdict):
         algebra = algebra_from_data(data)
     except ValueError as problem:
         return str(problem)
-    return check_algebra(algebra, part, piece, [f for f in library.FACTS if f.id in ids])
+    return check_algebra(algebra, part, piece, facts)
 
 
 

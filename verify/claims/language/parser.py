@@ -273,9 +273,9 @@ def index_problem(name, index, n_range):
     return None
 
 
-def parse_fact(text):
-    """A fact of the library: a claim text (with its optional `forall k in A..B:` prefix) over every n ≥ 2."""
-    return parse_claim(text, (2, math.inf))
+def parse_fact(text, n_range=(2, math.inf)):
+    """A fact of the library: a claim text (with its optional `forall k in A..B:` prefix) over its n range."""
+    return parse_claim(text, n_range)
 
 
 FORALL = re.compile(r"forall k in (?P<lo>[^:]+)\.\.(?P<hi>[^:]+): (?P<body>.+)")

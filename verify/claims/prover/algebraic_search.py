@@ -270,9 +270,9 @@ def _product(labels, by_label, ring):
     return out
 
 
-def certify(tree, proof, seconds=SECONDS):
+def certify(tree, proof, extra=(), seconds=SECONDS):
     """(Algebra or None for each of a proved Proof's pieces, seconds taken): the identities of a proof whose
-    claim is `tree`; the whole search shares `seconds`."""
+    claim is `tree`, from the library's facts and `extra` (a claim file's lemmas); the search shares `seconds`."""
     from verify.claims.prover import facts as library
     from verify.claims.prover.prove import conjuncts
 
@@ -283,7 +283,7 @@ def certify(tree, proof, seconds=SECONDS):
     out = []
     for piece in proof.pieces:
         left = seconds - (time.perf_counter() - started)
-        facts = [f for f in library.FACTS if f.id in piece.lemmas]
+        facts = [f for f in library.FACTS + tuple(extra) if f.id in piece.lemmas]
         out.append(find(parts[piece.part], piece.piece, facts, left) if left > 0 else None)
     return tuple(out), time.perf_counter() - started
 

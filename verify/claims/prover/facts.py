@@ -30,11 +30,12 @@ class Fact:
     family: str = "spd"  # spd: every family (isotropic and diagonal H are SPD too); isotropic: that family only
     order: str = None  # "z", "j" or "lambda" for a fact saying the series is non-increasing
     pivot: str = None  # a schema's subject: it is instantiated at the indices of this series a query reads
+    reads: frozenset = None  # offered only to a claim reading one of these names (an identity kept out of other queries)
     tree: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         if self.tree is None:
-            object.__setattr__(self, "tree", parse_fact(self.text))
+            object.__setattr__(self, "tree", parse_fact(self.text, self.n_range))
 
     def applies(self, n_range, family):
         """Whether the fact holds on all of a claim's domain: its n range inside the fact's, its family inside."""
@@ -49,6 +50,10 @@ class Fact:
     def names(self):
         return names(self.tree)
 
+    def offered_to(self, tree):
+        """Whether a proof of `tree` is offered this fact (every fact, except one whose `reads` the claim misses)."""
+        return self.reads is None or bool(self.reads & names(tree))
+
 
 SIMPLEX = "elementary: Σ z = 1 with z sorted, z > 0 (the k largest coefficients are each ≥ z(k), the rest ≥ z_min)"
 INTERLACING = ("interlacing for a rank-one modification of diag(z) (Golub, SIAM Review 15, 1973; Wilkinson, "
@@ -61,6 +66,27 @@ RAYLEIGH_B = "Courant–Fischer: the Rayleigh quotients of B = J H J at the extr
 TWO_TOKENS = "direct: for two tokens the space T is the line of (1, −1), so J and J H J each have one eigenvalue on it"
 ISOTROPIC = "H = aI + b11ᵀ gives H_T = aI on T, so J H J = a J² on T"
 DEFINITIONS = "definitions: the notation of Theorem 2"
+LOEWNER = ("Loewner order on T: xᵀ J H J x = (Jx)ᵀ H (Jx) with Jx in T, so μ_T J² ≼ J H J ≼ L_T J² there, and "
+           "Weyl's monotonicity (A ≼ B gives λ_k(A) ≤ λ_k(B); Horn & Johnson, Matrix Analysis, Cor. 4.3.12)")
+TRACE_J = "the trace of J = diag(z) − z zᵀ is Σ z − Σ z² = 1 − Σ z², all of it on T (J 1 = 0)"
+PDET_J = ("the product of J's eigenvalues on T is the sum of its principal (n−1)-minors, each (Π_{k≠i} z_k)(1 − Σ_{k≠i} "
+          "z_k) = Π z (matrix determinant lemma), so it is n Π z")
+J_NAMES = frozenset({"j", "j_max", "j_min"})  # Z3 gets lost in the degree-n identities below when a claim has no use for them
+EXACT_N = range(2, 7)  # the trace and the pseudo-determinant are stated one n at a time, for these n
+
+
+def _per_n(stem, source, statement):
+    """A fact stated at each n of EXACT_N (a sum or product over every index is a fixed formula at one n)."""
+    return tuple(Fact(f"{stem}.n{n}", statement(n), source, n_range=(n, n), reads=J_NAMES) for n in EXACT_N)
+
+
+def _trace(n):
+    return " + ".join(f"j({k})" for k in range(1, n)) + " == 1 - " + " - ".join(f"z({k})**2" for k in range(1, n + 1))
+
+
+def _pseudo_determinant(n):
+    return " * ".join(f"j({k})" for k in range(1, n)) + f" == {n} * " + " * ".join(f"z({k})" for k in range(1, n + 1))
+
 
 FACTS = (
     Fact("F1.positive", "z_min > 0", SIMPLEX),
@@ -69,6 +95,8 @@ FACTS = (
     Fact("F1.below_one", "z_max < 1", SIMPLEX),
     Fact("F1.top", "forall k in 1..n: k*z(k) + (n-k)*z_min <= 1", SIMPLEX, pivot="z"),
     Fact("F1.bottom", "forall k in 1..n: (k-1)*z_max + (n-k+1)*z(k) >= 1", SIMPLEX, pivot="z"),
+    # before F2's schemas: schemas are instantiated in this order, and F6.loewner adds the j(k) they then cover
+    Fact("F6.loewner", "forall k in 1..n-1: mu_T * j(k)**2 <= lambda(k) <= L_T * j(k)**2", LOEWNER, pivot="lambda"),
     Fact("F2.interlacing", "forall k in 1..n-1: z(k+1) <= j(k) <= z(k)", INTERLACING, pivot="j"),
     Fact("F2.positive", "forall k in 1..n-1: j(k) > 0", "J is positive definite on T (F2 with z > 0)", pivot="j"),
     Fact("F2.order", "forall k in 1..n-2: j(k+1) <= j(k)", "definition: j(k) is the k-th largest positive eigenvalue of J",
@@ -90,6 +118,8 @@ FACTS = (
     Fact("F9.flat", "L_T == mu_T", ISOTROPIC, family="isotropic"),
     Fact("F10.kappa", "kappa == lambda_max / lambda_min", DEFINITIONS),
     Fact("F10.ratio", "R == z_max / z_min", DEFINITIONS),
+    *_per_n("F11.trace", TRACE_J, _trace),
+    *_per_n("F11.pdet", PDET_J, _pseudo_determinant),
 )
 BY_ID = {fact.id: fact for fact in FACTS}
 

@@ -17,7 +17,7 @@ from verify.claims.cases.case import Case, parse_case
 from verify.errors import InputError
 from verify.numerics.tangent import tangent_basis
 
-MAX_N = 12  # a generic piece's model n is brought down to this (the search's n range)
+MAX_N = 128  # a model's n is brought down to this, beyond the random pool's 64 (a case there takes about a second)
 
 
 def cases_from_model(values, family, n_range):

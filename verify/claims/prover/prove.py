@@ -51,16 +51,21 @@ class Proof:
 
     @property
     def lemmas(self):
-        """Every fact used, in library order."""
-        used = {lemma for piece in self.pieces for lemma in piece.lemmas}
-        return tuple(f.id for f in library.FACTS if f.id in used)
+        """Every fact used, in library order, then the claim file's lemmas used, in their order."""
+        used = [lemma for piece in self.pieces for lemma in piece.lemmas]
+        known = [f.id for f in library.FACTS]
+        return tuple(f for f in known if f in used) + tuple(dict.fromkeys(i for i in used if i not in known))
 
 
-def facts_for(piece, family):
-    """The facts that hold on all of a piece (F8 only at n = 2, F9 only for isotropic H)."""
+def facts_for(piece, family, tree=None, extra=()):
+    """The facts that hold on all of a piece (F8 only at n = 2, F9 only for isotropic H), those offered to `tree`;
+    `extra`: a claim file's lemmas (Facts), offered where they hold on all of the piece too."""
+    every = library.FACTS + tuple(extra)
     if piece.n is not None:
-        return tuple(f for f in library.FACTS if f.applies_at(piece.n, family))
-    return library.applicable((piece.lo, piece.hi), family)
+        facts = tuple(f for f in every if f.applies_at(piece.n, family))
+    else:
+        facts = tuple(f for f in every if f.applies((piece.lo, piece.hi), family))
+    return tuple(f for f in facts if tree is None or f.offered_to(tree))
 
 
 def conjuncts(tree):
@@ -70,15 +75,16 @@ def conjuncts(tree):
     return [tree]
 
 
-def prove(tree, n_range, family="spd"):
+def prove(tree, n_range, family="spd", extra=()):
     """A Proof that `tree` holds (status "proved") — or fails (status "disproved") — for every n in n_range
-    (hi may be math.inf) and every H of the family, from the facts; see the module docstring."""
+    (hi may be math.inf) and every H of the family, from the facts and the `extra` ones (a claim file's
+    lemmas, as Facts); see the module docstring."""
     started = time.perf_counter()
     try:
         parts = pieces(tree, n_range)
-        outcome = _decide(conjuncts(tree), parts, family, negate=True)
+        outcome = _decide(conjuncts(tree), parts, family, negate=True, extra=extra)
         if outcome.status != "proved":
-            against = _decide([tree], parts, family, negate=False)
+            against = _decide([tree], parts, family, negate=False, extra=extra)
             if against.status == "proved":
                 outcome = Proof("disproved", against.pieces, "the facts imply the claim fails on its whole domain")
     except NotEncodable as reason:
@@ -86,11 +92,11 @@ def prove(tree, n_range, family="spd"):
     return Proof(outcome.status, outcome.pieces, outcome.reason, outcome.hints, time.perf_counter() - started, versions())
 
 
-def _decide(parts, pieces_, family, negate):
+def _decide(parts, pieces_, family, negate, extra=()):
     proved, hints = [], []
     for piece in pieces_:
         for number, part in enumerate(parts):
-            result = prove_piece(part, piece, family, negate)
+            result = prove_piece(part, piece, family, negate, extra)
             if isinstance(result, PieceProof):
                 proved.append(PieceProof(piece, number, result.lemmas, result.query, result.seconds))
                 continue
@@ -102,9 +108,9 @@ def _decide(parts, pieces_, family, negate):
     return Proof("proved", tuple(proved))
 
 
-def prove_piece(tree, piece, family, negate=True):
+def prove_piece(tree, piece, family, negate=True, extra=()):
     """A PieceProof, or (reason, hint) when this piece is not proved."""
-    available = facts_for(piece, family)
+    available = facts_for(piece, family, tree, extra)
     full = build_query(tree, piece, available, negate)
     first = run_z3(full.text, want_model=negate)
     if first.result != "unsat":

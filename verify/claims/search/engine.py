@@ -18,6 +18,7 @@ import numpy as np
 
 from verify.claims.search import sampling as search
 from verify.claims.cases.case import parse_case
+from verify.claims.exact import exact_outcome
 from verify.claims.executors import check_stop
 from verify.claims.language.evaluate import decide_at
 from verify.claims.language.outcome import FAILS, HOLDS, TIGHT
@@ -94,8 +95,9 @@ class Decider:
         for stage in ("float", self.dps, 2 * self.dps, "balls"):
             outcome = self.at(job, case, stage)
             if outcome.decided:
-                break
-        return Decision(outcome, stage)
+                return Decision(outcome, stage)
+        exact = exact_outcome(job.tree, case) if outcome.status == TIGHT else None  # a tie, decided exactly
+        return Decision(exact, "exact") if exact is not None else Decision(outcome, stage)
 
     def at(self, job, case, stage):
         """The job's Outcome at one stage (balls everywhere: the estimate stages' balls carry their estimated errors)."""
@@ -174,13 +176,15 @@ def units_for(seed, samples, job_ids, dps, size=UNIT_SIZE):
 
 
 def run_unit(unit, jobs):
-    """The random phase on one unit: every job of the unit on every sample in its domain."""
+    """The random phase on one unit: every job of the unit on every sample in its domain (the first unit
+    also on the pool's deterministic corners, `search.corner_cases`)."""
     decider = Decider(unit.dps, frozenset().union(*(jobs[j].needs for j in unit.job_ids)))
     pool = jobs[unit.job_ids[0]].pool
     tallies = {j: JobTally() for j in unit.job_ids}
-    for index in range(unit.start, unit.stop):
+    corners = search.corner_cases(pool.n_range, pool.family) if unit.start == 0 else []
+    for index in [*range(-len(corners), 0), *range(unit.start, unit.stop)]:  # the corners first, at negative indices
         check_stop()
-        case = search.random_case(unit.seed, index, pool.n_range, pool.family)
+        case = corners[index] if index < 0 else search.random_case(unit.seed, index, pool.n_range, pool.family)
         for j in unit.job_ids:
             if not jobs[j].applies(case):
                 continue

@@ -17,6 +17,7 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 from verify.claims.search import strategies
 from verify.claims.cases.case import Case
+from verify.numerics.precision import Log
 from verify.claims.executors import check_stop
 from verify.claims.language.outcome import FAILS
 from verify.claims.builtin.multi_balls import MultiCase
@@ -24,6 +25,7 @@ from verify.claims.builtin.multi_balls import MultiCase
 LOGIT_FLOOR = -700  # e^{-700} ≈ 1e-304: tiny coefficients, the paper's regime
 
 
+SPAN = 8  # the small token counts lo..lo+8, where most failures are, keep half of a wide pool
 SHRINK_PROBES = 200  # cases the shrinking may decide beyond the examples
 HESSIAN_FAMILIES = ("spd", "isotropic", "diagonal")
 
@@ -76,11 +78,57 @@ def random_logits(rng, n):
     return logits
 
 
+def pool_n(rng, index, n_range):
+    """A sample's token count: uniform on a range of at most SPAN + 1 values; on a wider one, samples 0 and 1
+    take its ends, and the rest are uniform on its first SPAN + 1 values or log-uniform over all of it."""
+    lo, hi = n_range
+    if hi - lo <= SPAN or index > 1 and rng.random() < 0.5:
+        return int(rng.integers(lo, min(hi, lo + SPAN) + 1))
+    if index <= 1:
+        return (lo, hi)[index]
+    return int(min(hi, math.floor(math.exp(rng.uniform(math.log(lo), math.log(hi + 1))))))
+
+
+CORNER_SPAN = 3  # the deterministic corners are built at n = lo, lo + 1, lo + 2
+EXTREME = Fraction(10) ** 300  # the case-file bound on |H_ij|: cond(H_T) reaches 1e600 inside it
+
+
+def corner_cases(n_range, family="spd"):
+    """The deterministic corners every seed decides, before the random samples: the classic ties (uniform z,
+    isotropic H, the two bottom coefficients equal, H = I), coefficients at the floor e^-700, and H as far
+    from isotropic as the case-file bounds allow (diag(1e300, 1e-300, …): cond(H_T) and κ near 1e600)."""
+    lo, hi = n_range
+    return [Case(logits, H, given=given) for n in range(lo, int(min(hi, lo + CORNER_SPAN - 1)) + 1)
+            for logits, given in _corner_coefficients(n) for H in _corner_hessians(n, family)]
+
+
+def _corner_coefficients(n):
+    """(logits, given) of the corner z: uniform; the two bottom ones equal (z given exactly, so a tie there is
+    exact); two at the top and the rest at the floor."""
+    weights = [2 ** (n - k) for k in range(1, n - 1)] + [1, 1]
+    equal_bottom = tuple(Log(Fraction(w, sum(weights))) for w in weights)
+    floor = tuple(Fraction(v) for v in [0, 0] + [LOGIT_FLOOR] * (n - 2))
+    return [((Fraction(0),) * n, "logits"), (equal_bottom, "z"), (floor, "logits")]
+
+
+def _corner_hessians(n, family):
+    one = Fraction(1)
+    diagonal = lambda values: tuple(tuple(values[i] if i == j else Fraction(0) for j in range(n)) for i in range(n))
+    identity = diagonal([one] * n)
+    if family == "isotropic":
+        return [identity, tuple(tuple(one + (i == j) for j in range(n)) for i in range(n)),
+                tuple(tuple((i == j) - Fraction(1, 2 * n) for j in range(n)) for i in range(n))]
+    out = [identity, diagonal([Fraction(k) for k in range(1, n + 1)]), diagonal([EXTREME] + [1 / EXTREME] * (n - 1))]
+    if family == "spd":  # tridiagonal 2, 1: not diagonal, not aligned with 1
+        out.append(tuple(tuple(Fraction(2 if i == j else abs(i - j) == 1) for j in range(n)) for i in range(n)))
+    return out
+
+
 def random_case(seed, index, n_range=(2, 10), family="spd"):
     """Sample `index` of the random pool of `seed`: its own generator, so any split of the pool
     into work units draws the same cases."""
     rng = np.random.default_rng([seed, index])
-    n = int(rng.integers(n_range[0], n_range[1] + 1))
+    n = pool_n(rng, index, n_range)
     return Case.from_arrays(random_logits(rng, n), random_spd(rng, n, family))
 
 

@@ -42,8 +42,8 @@ def prove_job(job, dps):
     from verify.claims.prover.hints import cases_from_model
     from verify.claims.prover.prove import prove
 
-    proof = prove(job.tree, job.claim.n_range, job.claim.hessian)
-    algebras = certify(job.tree, proof)
+    proof = prove(job.tree, job.claim.n_range, job.claim.hessian, job.lemmas)
+    algebras = certify(job.tree, proof, job.lemmas)
     failing, tried = [], 0
     decider = Decider(dps, job.needs)
     for values in proof.hints:
@@ -123,7 +123,20 @@ def _proved(job, proof, evidence, out_dir, algebras=()):
     path = str(write(out_dir, body)) if out_dir is not None else None
     if proof.status == "disproved":
         evidence = evidence.with_(note="false for every case of its domain: the cited facts imply its negation")
-    return result(job, "PROVED" if proof.status == "proved" else "REFUTED", evidence, certificate=path, body=body)
+    return result(job, proved_verdict(job, proof) if proof.status == "proved" else "REFUTED", evidence, certificate=path,
+                  body=body)
+
+
+def assumptions(job, proof):
+    """The lemmas taken as given (assume = true) a proof rests on, cited directly or through a lemma proved from them."""
+    roots = dict(job.assumed)
+    return tuple(dict.fromkeys(root for i in proof.lemmas for root in roots.get(i, ())))
+
+
+def proved_verdict(job, proof):
+    """PROVED, or "PROVED assuming a, b" when the proof cites lemmas taken as given."""
+    assumed = assumptions(job, proof)
+    return "PROVED" + (f" assuming {', '.join(assumed)}" if assumed else "")
 
 
 def _any_case(job):
@@ -149,7 +162,8 @@ def proof_evidence(job, proof, tried=0, algebras=None):
 
     found, seconds = algebras if algebras is not None else ((), None)
     searched = algebras is not None and proof.status in ("proved", "disproved")
-    lemmas = tuple({"id": i, "text": BY_ID[i].text, "source": BY_ID[i].source} for i in proof.lemmas)
+    known = dict(BY_ID, **{f.id: f for f in job.lemmas})
+    lemmas = tuple({"id": i, "text": known[i].text, "source": known[i].source} for i in proof.lemmas)
     pieces = tuple(dict({"piece": p.piece.label, "part": p.part + 1, "lemmas": list(p.lemmas), "seconds": p.seconds},
                         **({"kind": piece_kind(found, i)} if searched else {})) for i, p in enumerate(proof.pieces))
     kind = None if not searched else ALGEBRAIC if pieces and all(p["kind"] == ALGEBRAIC for p in pieces) else SOLVERS
@@ -207,11 +221,41 @@ def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out_dir=None
     from verify.claims.verdicts.results import Report
 
     started = time.perf_counter()
-    jobs = [Job(claim) for claim in _select(claims, claim_ids)]
-    outcomes, _, interrupted = run_jobs(jobs, seed, samples, dps, out_dir, progress, workers, scheduler, example_db,
-                                        executor)
-    return Report(seed, dps, samples, tuple(outcomes), time.perf_counter() - started, command="claims",
-                  interrupted=interrupted)
+    lemma_results, lemmas, assumed, interrupted = _decide_lemmas([c for c in claims if c.lemma], seed, samples, dps,
+                                                                  out_dir, progress, workers, scheduler, example_db, executor)
+    chosen = [c for c in _select(claims, claim_ids) if not c.lemma]
+    jobs = [Job(claim, None, lemmas, assumed) for claim in chosen]
+    outcomes, _, stopped = run_jobs(jobs, seed, samples, dps, out_dir, progress, workers, scheduler, example_db,
+                                    executor) if jobs and not interrupted else ([], None, interrupted)
+    return Report(seed, dps, samples, tuple(lemma_results) + tuple(outcomes), time.perf_counter() - started,
+                  command="claims", interrupted=interrupted or stopped)
+
+
+def _decide_lemmas(lemmas, seed, samples, dps, out_dir, progress, workers, scheduler, example_db, executor):
+    """(results, citable Facts, assumed ids, interrupted): each lemma decided in file order, from the facts and the
+    lemmas before it; a proved lemma is citable, an assumed one too unless the search refutes it."""
+    from verify.claims.jobs import Job
+
+    results, citable, assumed = [], (), ()
+    for lemma in lemmas:
+        job = Job(lemma, None, citable, assumed)
+        (outcome,), _, interrupted = run_jobs([job], seed, samples, dps, out_dir, progress, workers, scheduler,
+                                              example_db, executor)
+        results.append(outcome)
+        if interrupted:
+            return results, citable, assumed, True
+        proved = outcome.verdict.startswith("PROVED")
+        if proved or (lemma.assume and outcome.verdict not in ("REFUTED", "CONTRADICTION")):
+            citable += (lemma.as_fact(),)
+            roots = _assumed_roots(outcome.verdict) if proved else (lemma.id,)
+            if roots:  # taken as given, or proved from lemmas taken as given: a claim citing it rests on those
+                assumed += ((lemma.id, roots),)
+    return results, citable, assumed, False
+
+
+def _assumed_roots(verdict):
+    """The lemmas a "PROVED assuming a, b" verdict rests on: (a, b); () for a plain PROVED."""
+    return tuple(verdict.partition(" assuming ")[2].split(", ")) if " assuming " in verdict else ()
 
 
 def _select(claims, claim_ids):

@@ -115,8 +115,9 @@ class RecordEvidence(Evidence):
 
 @dataclass(frozen=True)
 class ClaimResult:
-    """One claim under one reading: its statement, verdict (PROVED, HOLDS, REFUTED, INCONCLUSIVE,
-    INTERRUPTED, or CONTRADICTION: proved yet refuted, which must never happen), typed evidence, and its
+    """One claim under one reading: its statement, verdict (PROVED, "PROVED assuming <lemma ids>" when the proof
+    rests on a claim file's lemmas taken as given, HOLDS, REFUTED, INCONCLUSIVE, INTERRUPTED, or CONTRADICTION:
+    proved yet refuted, which must never happen), typed evidence, and its
     certificate (the path when written, and the body)."""
 
     id: str

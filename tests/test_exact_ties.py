@@ -1,0 +1,75 @@
+"""Exact ties: with rational z and H, a comparison whose sides are equal is decided exactly — a non-strict one
+holds, a strict one fails — the same way in decide_on_case, case mode and its JSON, and a counterexample
+certificate that `check` confirms; where the balls decide, exact arithmetic agrees with them."""
+import json
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verify.api import decide_on_case, make_case
+from verify.claims.cases.mode import evaluate_case
+from verify.claims.certificates.check import check_body, counterexample_body
+from verify.claims.certificates.counterexample import ball_outcome
+from verify.claims.exact import decide_exactly
+from verify.claims.jobs import Job
+from verify.claims.language.outcome import FAILS, HOLDS
+from verify.claims.language.parser import parse_claim
+from verify.claims.record import FormulaClaim
+
+TWO = make_case(logits=["0", "0"], H=[[2, 0], [0, 1]])  # λ_max = L_T z_min² = 3/8 exactly
+
+
+def diagonal(*values):
+    return [[values[i] if i == j else 0 for j in range(len(values))] for i in range(len(values))]
+
+
+def test_a_tie_holds_for_a_non_strict_comparison_and_fails_for_a_strict_one():
+    tie = decide_on_case("lambda_max >= L_T * z_min**2", TWO)
+    assert tie.decided and tie.holds and float(tie.margin) == 0
+    strict = decide_on_case("lambda_max > L_T * z_min**2", TWO)
+    assert strict.decided and not strict.holds and float(strict.margin) == 0
+
+
+@pytest.mark.parametrize("text, n", [("lambda_min > mu_T * j_min**2", 3), ("kappa < (L_T/mu_T)*(j_max/j_min)**2", 4)])
+def test_the_classic_ties_at_uniform_z_fail_strictly_and_hold_loosely(text, n):
+    case = make_case(logits=["0"] * n, H=diagonal(*range(1, n + 1)))
+    assert not decide_on_case(text, case).holds and decide_on_case(text, case).decided
+    loose = text.replace(">", ">=").replace("<", "<=")
+    assert decide_on_case(loose, case).holds
+
+
+def test_case_mode_and_its_json_agree_at_a_tie():
+    report = evaluate_case(TWO, dps=30)
+    row = {(r.claim, r.reading): r for r in report.rows}[("T2.eq47.max", "tangent-exact")]
+    assert row.holds and row.rigorous == "holds" and row.verdict == "CERTIFIED" and row.margin == 0
+
+
+def test_a_strict_tie_is_certified_as_a_counterexample_that_check_confirms():
+    claim = FormulaClaim("mine.strict", "", "lambda_min > mu_T * j_min**2", n_range=(3, 3), command="claims")
+    case = make_case(logits=["0"] * 3, H=diagonal(1, 2, 3))
+    body = counterexample_body(Job(claim), case, 50)
+    assert body is not None and float(body["margin"]) == 0
+    assert check_body(json.loads(json.dumps(body))).confirmed
+
+
+def test_an_equal_bottom_tie_given_as_z():
+    case = make_case(z=["0.5", "0.25", "0.25"], H=diagonal(1, 2, 3))
+    assert decide_on_case("j_min == z_min", case).holds and not decide_on_case("j_min < z_min", case).holds
+
+
+TEXTS = ["lambda_min >= mu_T * z_min**2", "kappa <= 3 * R", "j_max * j_min <= 1/8", "lambda_max < L_T * j_max**2",
+         "sqrt(lambda_max) >= z_min", "min(L_T, 2*mu_T) <= abs(lambda_max - 1)"]
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.integers(1, 9), min_size=2, max_size=4), st.lists(st.integers(1, 5), min_size=4, max_size=4),
+       st.sampled_from(TEXTS))
+def test_exact_decisions_agree_with_the_balls_where_the_balls_decide(weights, spectrum, text):
+    z = [f"{Decimal(w) / Decimal(sum(weights)):.40f}" for w in weights]  # renormalised exactly by the case
+    case = make_case(z=z, H=diagonal(*spectrum[:len(z)]))
+    tree = parse_claim(text, (case.n, case.n))
+    outcome, _ = ball_outcome(tree, case, 200)
+    if outcome.status in (HOLDS, FAILS):
+        assert decide_exactly(tree, case) == (outcome.status == HOLDS)
