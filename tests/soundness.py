@@ -9,7 +9,7 @@ quantities fixed to the point's values, must then allow what the balls decided:
 
 - the claim fails there (undefined included)  ⇒  `not (defined and claim)` is satisfiable;
 - the claim holds there                        ⇒  `defined and claim` is satisfiable;
-- the claim is undefined / defined there       ⇒  `not defined` / `defined` is satisfiable.
+- the claim is undefined there / holds there   ⇒  `not defined` / `defined` is satisfiable.
 
 Z3 answering unsat to any of these is a disagreement. Since the facts are true at every real case,
 a claim the prover proves can then fail at no case, and a claim it disproves can hold at none.
@@ -151,7 +151,9 @@ def judge(text, n, seed):
     checks = [(f"(not {statement})", "the claim fails (or is undefined) there, yet SMT says it cannot")
               if not outcome.holds else (statement, "the claim holds there, yet SMT says it cannot"),
               (f"(not {defined})", "the claim is undefined there, yet SMT says it is defined") if outcome.undefined
-              else (defined, "the claim is defined there, yet SMT says it is undefined")]
+              else (defined, "the claim is defined there, yet SMT says it is undefined") if outcome.holds
+              else None]  # a failing `and` may fail in a defined part while another is undefined
+    checks = [check for check in checks if check is not None]
     for goal, problem in checks:
         if not satisfiable(encoder, definitions, goal, point):
             found.append(f"{text} at n = {n}, {dict(point.values)}: {problem}")

@@ -249,6 +249,16 @@ class Balls:
             out = out.max(item) if direction > 0 else out.min(item)
         return out
 
+    def bound(self, end, direction):
+        """An end of an enclosure, or ∓∞ (direction −1 for a lower end, 1 for an upper) where it is not a number."""
+        if isinstance(end, flint.arb) and not end.is_nan():
+            return end
+        return flint.arb("inf") * direction
+
+    def open_outcome(self):
+        """An outcome the balls leave open, definedness included: margin NaN, enclosure [−∞, ∞]."""
+        return Outcome(NAN, flint.arb("-inf"), flint.arb("inf"), False, open=True)
+
     def pick_margin(self, margins, pick):
         out = margins[0]
         for m in margins[1:]:
@@ -258,6 +268,8 @@ class Balls:
     def compare(self, lhs, rhs, op):
         if lhs is UNDEFINED or rhs is UNDEFINED:
             return undefined_outcome()
+        if any(isinstance(side, flint.arb) and side.is_nan() for side in (lhs, rhs)):
+            return self.open_outcome()  # a side the balls left open (NAN is one object: never "the same leaf")
         if lhs is rhs:  # the same leaf: equal exactly
             zero = flint.arb(0)
             return Outcome(zero, zero, zero, op in ("<", ">"))

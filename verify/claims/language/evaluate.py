@@ -45,16 +45,27 @@ def vacuous():
 
 
 def combine(parts, backend, every):
-    """`and` (every=True): the least margin; `or`: the greatest. An undefined part makes the whole undefined."""
+    """`and` (every=True): the least margin; `or`: the greatest. An undefined part makes the whole undefined.
+    A part whose definedness the balls left open leaves the whole open, unless another part of an `and` fails
+    (it fails either way). Otherwise the enclosure is the least (greatest) of the parts' enclosures, a part
+    whose value is not a number counting as [−∞, ∞]; at an exact tie the strictness of the parts that tie
+    decides."""
     undefined = [p for p in parts if p.undefined]
     if undefined:
         return undefined[0]
+    opened = [p for p in parts if p.open]  # a part that may be undefined: then so is the whole, which fails
+    if opened:
+        failing = [p for p in parts if not p.open and p.decided and not p.holds] if every else []
+        return failing[0] if failing else opened[0]
     pick = min if every else max
-    margin = backend.pick_margin([p.margin for p in parts], pick)
-    tied = [p.strict for p in parts if p.margin == margin] or [p.strict for p in parts]
+    lowers = [backend.bound(p.lower, -1) for p in parts]
+    uppers = [backend.bound(p.upper, 1) for p in parts]
+    lower, upper = backend.pick_margin(lowers, pick), backend.pick_margin(uppers, pick)
+    margin = lower if lower == upper else backend.pick_margin([p.margin for p in parts], pick)
+    tied = [p.strict for p, low, high in zip(parts, lowers, uppers) if low == high == lower == upper]
+    tied = tied or [p.strict for p in parts]
     strict = any(tied) if every else all(tied)
-    return Outcome(margin, backend.pick_margin([p.lower for p in parts], pick),
-                   backend.pick_margin([p.upper for p in parts], pick), strict)
+    return Outcome(margin, lower, upper, strict)
 
 
 def value(node, point, backend):

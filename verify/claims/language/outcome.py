@@ -14,27 +14,34 @@ HOLDS, FAILS, TIGHT, UNDECIDED = "holds", "fails", "tight", "undecided"
 @dataclass(frozen=True)
 class Outcome:
     """A margin (float, mpf or arb ball), an enclosure [lower, upper] of it, whether margin 0 fails
-    (strict), and whether the claim is undefined at this example (then it fails, decided)."""
+    (strict), whether the claim is undefined at this example (then it fails, decided), and whether the balls
+    left open whether it is defined (then it is undecided)."""
 
     margin: object
     lower: object
     upper: object
     strict: bool
     undefined: bool = False
+    open: bool = False  # the balls could not settle whether the claim is even defined here
 
     @property
     def decided(self):
         """The enclosure settles the sign: it excludes 0, or it is one exact point, or the claim is undefined."""
         if self.undefined:
             return True
+        if self.open:
+            return False
         return bool(self.lower > 0 or self.upper < 0 or self.lower == self.upper)
 
     @property
     def holds(self):
-        """Decided and ≥ 0 (> 0 for a strict claim); an undecided outcome does not hold (see `status`)."""
+        """Decided and ≥ 0 (> 0 for a strict claim), read off the enclosure; an undecided outcome does not
+        hold (see `status`)."""
         if self.undefined or not self.decided:
             return False
-        return bool(self.margin > 0 or (self.margin == 0 and not self.strict))
+        if self.lower > 0 or self.upper < 0:
+            return bool(self.lower > 0)
+        return bool(self.lower == 0 and not self.strict)  # one exact point: the margin is exactly 0
 
     @property
     def status(self):
@@ -64,6 +71,6 @@ def undefined_outcome():
 
 def negated(outcome):
     """`not`: the margin negated, strictness flipped (an undefined claim stays undefined)."""
-    if outcome.undefined:
+    if outcome.undefined or outcome.open:
         return outcome
     return Outcome(-outcome.margin, -outcome.upper, -outcome.lower, not outcome.strict)
