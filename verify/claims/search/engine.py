@@ -9,7 +9,6 @@ Units and tasks are plain functions of picklable arguments (claims travel as syn
 own, which stay inert when pickled): any executor gives the same merged result in any order.
 """
 import json
-import math
 from dataclasses import dataclass, field
 
 import flint
@@ -232,20 +231,11 @@ def _saved_cases(store, job):
     return cases
 
 
-SCALE_N = 24  # up to this n every sample is searched; beyond, (SCALE_N / n)³ of them: a case costs about n³
-
-
-def scaled(samples, n):
-    """The samples searched at token counts up to n: all up to SCALE_N, then fewer as n³ grows (at least 1); the
-    report counts the cases each claim was decided on."""
-    return samples if n <= SCALE_N else max(1, min(samples, math.ceil(samples * (SCALE_N / n) ** 3)))
-
-
 def _examples(samples, n):
     """The Hypothesis examples of one job: a fifth of its samples, at least 20 (fewer at large n)."""
-    if n <= SCALE_N:
+    if n <= search.SCALE_N:
         return max(samples // 5, 20)
-    count = scaled(samples, n)
+    count = search.scaled(samples, n)
     return max(count // 5, min(20, count))
 
 
@@ -258,7 +248,7 @@ def single_tasks(jobs, seed, samples, dps, example_db=None):
     tasks = [(f"{job.label}: adversarial", run_adversarial, (job, seed, dps, _examples(samples, job.n_range[1]),
                                                              example_db)) for job in jobs]
     for pool, ids in pools.items():
-        units = units_for(seed, scaled(samples, pool.n_range[1]), tuple(ids), dps)
+        units = units_for(seed, search.scaled(samples, pool.n_range[1]), tuple(ids), dps)
         tasks += [(f"samples {u.start}–{u.stop - 1}", run_unit, (u, jobs)) for u in units]
     return tasks
 

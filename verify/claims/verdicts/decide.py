@@ -14,6 +14,7 @@ import time
 from verify.claims.certificates import check as certificates
 from verify.claims.certificates.files import write
 from verify.claims.search.engine import CANDIDATES, Decider, collect, first_certified, search_outcome, single_tasks
+from verify.claims.certificates.stored_claim import MAX_CHECK_N
 from verify.claims.executors import run_tasks
 from verify.claims.language.outcome import FAILS
 from verify.claims.record import FAMILY_TEXT
@@ -46,7 +47,8 @@ def prove_job(job, dps):
     algebras = certify(job.tree, proof, job.lemmas)
     failing, tried = [], 0
     decider = Decider(dps, job.needs)
-    for values in proof.hints:
+    hints = proof.hints if job.min_n <= MAX_CHECK_N else ()  # a case beyond check's bound could not be certified
+    for values in hints:
         for case in cases_from_model(values, job.claim.hessian, job.claim.n_range):
             if job.applies(case) and len(failing) < CANDIDATES:
                 tried += 1
@@ -64,7 +66,12 @@ def formula_result(job, index, collected, dps, samples, out_dir):
     evidence = evidence.with_(**(collected.other.get(f"{job.label}: symbolic") or {}))
     if proof is not None:
         evidence = evidence.with_(proof=proof_evidence(job, proof, tried, algebras))
-    candidates = simplest_first(job, tuple(hinted) + tuple(c for c in candidates if c not in hinted), dps)
+    found_anywhere = tuple(hinted) + tuple(c for c in candidates if c not in hinted)
+    candidates = simplest_first(job, tuple(c for c in found_anywhere if c.n <= MAX_CHECK_N), dps)
+    if found_anywhere and not candidates and (proof is None or proof.status != "proved"):
+        return result(job, "INCONCLUSIVE", evidence.with_(
+            note=f"the search found a failure at n = {min(c.n for c in found_anywhere)}, beyond the {MAX_CHECK_N} "
+                 "tokens a certificate may have (check's bound): it is not certified, nor simplified"))
     if candidates:
         found = first_certified(candidates[:2 * CANDIDATES], lambda case: refute(job, case, max(dps, CERTIFY_DPS),
                                                                                   evidence, out_dir))
