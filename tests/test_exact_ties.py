@@ -71,5 +71,6 @@ def test_exact_decisions_agree_with_the_balls_where_the_balls_decide(weights, sp
     case = make_case(z=z, H=diagonal(*spectrum[:len(z)]))
     tree = parse_claim(text, (case.n, case.n))
     outcome, _ = ball_outcome(tree, case, 200)
-    if outcome.status in (HOLDS, FAILS):
-        assert decide_exactly(tree, case) == (outcome.status == HOLDS)
+    exact = decide_exactly(tree, case)  # None where exact arithmetic gives up (a degree or size beyond its limits)
+    if outcome.status in (HOLDS, FAILS) and exact is not None:
+        assert exact == (outcome.status == HOLDS)

@@ -182,7 +182,7 @@ def test_the_facts_a_referee_would_cite_prove_the_claims_that_need_them(text, n_
 def test_the_per_n_identities_are_offered_only_to_claims_that_read_j():
     from verify.claims.language.parser import parse_claim
     from verify.claims.prover.prove import facts_for
-    from verify.claims.prover.smt import Piece
+    from verify.claims.prover.pieces import Piece
 
     offered = lambda text: {f.id for f in facts_for(Piece(n=4), "spd", parse_claim(text, (4, 4)))}
     assert "F11.trace.n4" in offered("j_min <= 1/4") and "F11.trace.n4" not in offered("lambda_min > 0")

@@ -133,6 +133,9 @@ def test_a_claim_proved_for_every_n_fails_at_no_case(exact_cases, text, n_range)
     # a divisor whose ball straddles 0 (an exact 0 the balls cannot see) in one part of an `or`: may be undefined
     ("forall k in 1..n-1: (z(k) - z(k+1)) > z(k+1) or 1/(j(k) - z(k+1)) == 1/(j(k) - z(k+1))", 2,
      {("z", 1): Fraction(1), ("z", 2): Fraction(3817, 10000), ("j", 1): Fraction(3817, 10000)}),
+    # an `and` that fails in one part while another may be undefined: its negation must not hold
+    ("not ((mu_T + z_max) == log(1e-3) <= log(-(j_min - j_min)))", 2,
+     {("mu_T", None): Fraction(9, 10), ("z", 1): Fraction(3817, 10000), ("j", 1): Fraction(1, 3)}),
     # equal values as separate balls with a radius: a tie the enclosure shows, not the margin's ball
     ("forall k in 1..n-1: lambda(k) >= lambda(k) or z(k) >= z(k)", 4,
      {("lambda", 1): Fraction(13), ("z", 1): Fraction(1, 3), ("lambda", 2): Fraction(1, 4), ("z", 2): Fraction(1, 2),

@@ -70,8 +70,8 @@ READINGS_HELP = """readings of L and μ in Theorem 2:
 
 VERDICTS_HELP = """verdicts:
   PROVED        the claim follows for every case of its domain from cited
-                facts: decided unsat by both Z3 and cvc5, or by SymPy's
-                exact algebra
+                facts: decided unsat by both Z3 and cvc5 (a proved piece may
+                also carry an algebraic identity checked exactly)
   CERTIFIED     at one case (--case): it holds there, decided by Arb ball
                 arithmetic alone (at an exact tie, by exact arithmetic)
   HOLDS         every case of the random and adversarial (Hypothesis)
@@ -89,7 +89,8 @@ VERDICTS_HELP = """verdicts:
 
 
 SEARCH_VERDICTS_HELP = VERDICTS_HELP.replace(
-    "  CERTIFIED     at one case (--case): it holds there, decided by Arb ball\n                arithmetic alone\n", "")
+    "  CERTIFIED     at one case (--case): it holds there, decided by Arb ball\n"
+    "                arithmetic alone (at an exact tie, by exact arithmetic)\n", "")
 
 
 def build_parser():

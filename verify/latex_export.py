@@ -31,7 +31,7 @@ class Decision(NamedTuple):
 
     def checked(self):
         """The settings, each checked as the search checks it (InputError naming the value and the fix)."""
-        from verify.claims import options
+        from verify import options
 
         return Decision(options.seed(self.seed), options.samples(self.samples), options.search_dps(self.dps))
 

@@ -152,9 +152,10 @@ def _search_text(evidence):
     text += f", {evidence.ball_decisions} with balls)" if evidence.ball_decisions else ")"
     failures = evidence.random_counterexamples
     text += f"; {failures} random case{'s' if failures != 1 else ''} failed" if failures else "; no random case failed"
-    if evidence.worst_margin is not None:
-        text += (f"; the least margin seen was {_digits(evidence.worst_margin, 4)}, at "
-                 f"n = {evidence.worst_case_n}")
+    worst = evidence.worst_margin
+    if worst is not None:
+        shown = "undefined (the claim fails there)" if worst in ("undefined", "nan") else _digits(worst, 4)
+        text += f"; the least margin seen was {shown}, at n = {evidence.worst_case_n}"
     return text + "."
 
 

@@ -57,7 +57,7 @@ def decide_exactly(tree, case):
         return _Exact(case, z).truth(tree)
     except Undefined:
         return False
-    except (Undecidable, NotImplementedError, ValueError, TypeError, ZeroDivisionError):  # SymPy's refusals
+    except (Undecidable, NotImplementedError, ValueError, TypeError, ArithmeticError):  # SymPy's refusals, overflow
         return None
 
 
@@ -107,10 +107,6 @@ class _Exact:
         sp = self.sp
         if name == "n":
             return sp.Integer(self.n)
-        if name == "pi":
-            return sp.pi
-        if name == "e":
-            return sp.E
         if name in ("L_T", "mu_T"):
             values = self.eigenvalues("H_T")
             return values[0] if name == "L_T" else values[-1]
@@ -187,7 +183,7 @@ class _ExactAlgebra:
         raise Undecidable("a number beyond the exact range")
 
     def constant(self, name):
-        return self.sp.pi if name == "pi" else self.sp.E
+        raise Undecidable(f"{name} is not algebraic")
 
     def leaf(self, node):
         if isinstance(node, Item):

@@ -46,17 +46,13 @@ def vacuous():
 
 def combine(parts, backend, every):
     """`and` (every=True): the least margin; `or`: the greatest. An undefined part makes the whole undefined.
-    A part whose definedness the balls left open leaves the whole open, unless another part of an `and` fails
-    (it fails either way). Otherwise the enclosure is the least (greatest) of the parts' enclosures, a part
-    whose value is not a number counting as [−∞, ∞]; at an exact tie the strictness of the parts that tie
+    The enclosure is the least (greatest) of the parts' enclosures, a part whose value is not a number
+    counting as [−∞, ∞]; a part whose definedness the balls left open leaves the whole's open too (it then
+    fails for sure only when its enclosure is below 0); at an exact tie the strictness of the parts that tie
     decides."""
     undefined = [p for p in parts if p.undefined]
     if undefined:
         return undefined[0]
-    opened = [p for p in parts if p.open]  # a part that may be undefined: then so is the whole, which fails
-    if opened:
-        failing = [p for p in parts if not p.open and p.decided and not p.holds] if every else []
-        return failing[0] if failing else opened[0]
     pick = min if every else max
     lowers = [backend.bound(p.lower, -1) for p in parts]
     uppers = [backend.bound(p.upper, 1) for p in parts]
@@ -65,7 +61,7 @@ def combine(parts, backend, every):
     tied = [p.strict for p, low, high in zip(parts, lowers, uppers) if low == high == lower == upper]
     tied = tied or [p.strict for p in parts]
     strict = any(tied) if every else all(tied)
-    return Outcome(margin, lower, upper, strict)
+    return Outcome(margin, lower, upper, strict, open=any(p.open for p in parts))
 
 
 def value(node, point, backend):

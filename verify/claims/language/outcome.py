@@ -22,22 +22,23 @@ class Outcome:
     upper: object
     strict: bool
     undefined: bool = False
-    open: bool = False  # the balls could not settle whether the claim is even defined here
+    open: bool = False  # the balls could not settle whether the claim is defined here: [lower, upper] encloses the
+    # margin if it is; it then fails for sure only when upper < 0 (false if defined, undefined otherwise)
 
     @property
     def decided(self):
         """The enclosure settles the sign: it excludes 0, or it is one exact point, or the claim is undefined."""
         if self.undefined:
             return True
-        if self.open:
-            return False
+        if self.open:  # false if defined, failing if not: it fails either way
+            return bool(self.upper < 0)
         return bool(self.lower > 0 or self.upper < 0 or self.lower == self.upper)
 
     @property
     def holds(self):
         """Decided and ≥ 0 (> 0 for a strict claim), read off the enclosure; an undecided outcome does not
         hold (see `status`)."""
-        if self.undefined or not self.decided:
+        if self.undefined or self.open or not self.decided:
             return False
         if self.lower > 0 or self.upper < 0:
             return bool(self.lower > 0)
@@ -71,6 +72,6 @@ def undefined_outcome():
 
 def negated(outcome):
     """`not`: the margin negated, strictness flipped (an undefined claim stays undefined)."""
-    if outcome.undefined or outcome.open:
+    if outcome.undefined:
         return outcome
-    return Outcome(-outcome.margin, -outcome.upper, -outcome.lower, not outcome.strict)
+    return Outcome(-outcome.margin, -outcome.upper, -outcome.lower, not outcome.strict, open=outcome.open)
