@@ -1,10 +1,12 @@
 """The differential soundness check at scale: random claims over the whole grammar at exact points,
-balls against the SMT encoding (tests/soundness.py says what is checked). Prints how many claims
-reached each outcome and every disagreement; the disagreements must be 0.
-Run: python benchmarks/soundness.py [--claims 50000] [--seed 0]
+balls against the SMT encoding, then claims for every k proved for every n and re-decided with balls at
+exact cases (tests/soundness.py says what is checked). Prints how many claims reached each outcome and
+every disagreement; the disagreements must be 0.
+Run: python benchmarks/soundness.py [--claims 50000] [--forall 300] [--seed 0]
 """
 import argparse
 import collections
+import math
 import sys
 import time
 from pathlib import Path
@@ -13,15 +15,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.soundness import claims, judge  # noqa: E402
+from tests.soundness import claims, forall_claims, judge, prover_disagreements, real_cases  # noqa: E402
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--claims", type=int, default=50_000)
+    parser.add_argument("--forall", type=int, default=300, help="claims for every k given to the prover")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     counts, found = collections.Counter(), []
+    cases = real_cases()
 
     @settings(max_examples=args.claims, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(claims(), st.sampled_from([2, 3, 4]), st.integers(0, 2**32))
@@ -30,10 +34,18 @@ def main():
         counts[kind] += 1
         found.extend(problems)
 
+    @settings(max_examples=args.forall, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(forall_claims(), st.sampled_from([(2, math.inf), (3, math.inf), (2, 5)]))
+    def run_forall(text, n_range):
+        status, problems = prover_disagreements(text, n_range, cases)
+        counts[f"forall {status}"] += 1
+        found.extend(problems)
+
     started = time.perf_counter()
     from hypothesis import seed as fixed_seed
 
     fixed_seed(args.seed)(run)()
+    fixed_seed(args.seed)(run_forall)()
     total = sum(counts.values())
     print(f"{total} claims in {time.perf_counter() - started:.0f} s: " +
           ", ".join(f"{kind} {count}" for kind, count in counts.most_common()))

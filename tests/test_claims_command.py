@@ -96,9 +96,10 @@ def test_bad_claim_files_are_one_line_and_write_nothing(name, tmp_path):
     assert not out_dir.exists()
 
 
-def test_export_latex_adds_the_claims_of_a_claim_file(tmp_path):
-    out = run_cli("export-latex", "--out", str(tmp_path), "--claims", str(EXAMPLES))
-    assert out.returncode == 0, out.stderr
+def test_export_latex_adds_the_claims_of_a_claim_file(tmp_path, capsys):
+    from verify.cli import main
+
+    assert main(["export-latex", "--out", str(tmp_path), "--claims", str(EXAMPLES)]) == 0, capsys.readouterr().err
     document = (tmp_path / "derivations.tex").read_text()
     section = (tmp_path / "user-claims.tex").read_text()
     assert section in document

@@ -14,18 +14,18 @@ def test_help_lists_commands():
         assert command in out.stdout
 
 
-def test_theorem2_json_shape(tmp_path):
-    out = run_cli("theorem2", "--json", "--samples", "20", "--seed", "3", "--out", str(tmp_path))
-    assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+def test_theorem2_json_shape(tmp_path, capsys):
+    from verify.cli import main
+
+    assert main(["theorem2", "--json", "--samples", "20", "--seed", "3", "--out", str(tmp_path)]) == 0
+    data = json.loads(capsys.readouterr().out)
     assert {"command", "seed", "dps", "versions", "claims"} <= set(data)
     assert data["seed"] == 3 and data["versions"]["numpy"]
     for claim in data["claims"]:
         assert {"id", "reading", "statement", "latex", "verdict", "evidence", "certificate"} <= set(claim)
         assert claim["verdict"] in {"PROVED", "CERTIFIED", "HOLDS", "REFUTED", "INCONCLUSIVE"}
         if claim["verdict"] == "REFUTED":
-            check = run_cli("check", claim["certificate"])
-            assert check.returncode == 0 and check.stdout.startswith("CONFIRMED")
+            assert main(["check", claim["certificate"]]) == 0 and capsys.readouterr().out.startswith("CONFIRMED")
 
 
 def test_same_seed_same_verdicts(tmp_path):

@@ -90,7 +90,7 @@ def test_any_case_file_exits_0_or_one_line(text, as_json):
     _check_case(text, as_json)
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 @LONG
 @given(case_files(), st.booleans())
 def test_any_case_file_exits_0_or_one_line_long(text, as_json):
@@ -122,7 +122,7 @@ def test_any_claim_file_exits_0_or_one_line(data, as_json):
     _check_claims(data, as_json)
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 @LONG_SEARCH
 @given(claim_files(), st.booleans())
 def test_any_claim_file_exits_0_or_one_line_long(data, as_json):
@@ -190,7 +190,7 @@ def test_any_certificate_is_checked_or_refused_in_one_line(real_certificates, da
     _check_certificate(real_certificates, data.draw(mutated_certificates(real_certificates[0])))
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 @LONG
 @given(data=st.data())
 def test_any_certificate_is_checked_or_refused_in_one_line_long(real_certificates, data):

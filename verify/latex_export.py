@@ -77,10 +77,16 @@ def user_rows(claims, results):
 
 
 def user_results(claims, decision=Decision()):
-    """The decision of `claims` (the command of that name) on a claim file's claims, in this process."""
+    """The decision of `claims` (the command of that name) on a claim file's claims, in this process; the same
+    claims and settings give the same results, so they are computed once per process."""
+    return _user_results(tuple(claims), decision)
+
+
+@functools.lru_cache(maxsize=4)
+def _user_results(claims, decision):
     from verify.claims.verdicts.decide import run_claims
 
-    report = run_claims(claims, decision.seed, decision.samples, decision.dps, workers=1)
+    report = run_claims(list(claims), decision.seed, decision.samples, decision.dps, workers=1)
     _stop_if_interrupted([report])
     return report.claims
 

@@ -9,6 +9,7 @@ its negation everywhere (REFUTED, "false for every case"). A satisfiable query's
 for the counterexample search, never a verdict. Anything else is "not proved", with the reason.
 """
 
+import functools
 import time
 from dataclasses import dataclass, field
 
@@ -78,7 +79,13 @@ def conjuncts(tree):
 def prove(tree, n_range, family="spd", extra=()):
     """A Proof that `tree` holds (status "proved") — or fails (status "disproved") — for every n in n_range
     (hi may be math.inf) and every H of the family, from the facts and the `extra` ones (a claim file's
-    lemmas, as Facts); see the module docstring."""
+    lemmas, as Facts); see the module docstring. The solvers work within resource limits, so their answers
+    depend on the query alone: a claim is proved once per process, and asked again it is answered from memory."""
+    return _remembered_proof(tree, tuple(n_range), family, tuple(extra))
+
+
+@functools.lru_cache(maxsize=512)
+def _remembered_proof(tree, n_range, family, extra):
     started = time.perf_counter()
     try:
         parts = pieces(tree, n_range)
