@@ -97,9 +97,13 @@ def test_bad_claim_files_are_one_line_and_write_nothing(name, tmp_path):
 
 
 def test_export_latex_adds_the_claims_of_a_claim_file(tmp_path, capsys):
+    """(tests/test_latex_proofs.py exports examples/claims.toml whole, and checks every verdict in it.)"""
     from verify.cli import main
 
-    assert main(["export-latex", "--out", str(tmp_path), "--claims", str(EXAMPLES)]) == 0, capsys.readouterr().err
+    claim_file = tmp_path / "mine.toml"
+    claim_file.write_text('[[claim]]\nid = "mine.bound"\nholds = "lambda_min <= mu_T * z_max**2"\n\n'
+                          '[[claim]]\nid = "mine.second"\nholds = "z(2) <= 1/2"\n')
+    assert main(["export-latex", "--out", str(tmp_path), "--claims", str(claim_file)]) == 0, capsys.readouterr().err
     document = (tmp_path / "derivations.tex").read_text()
     section = (tmp_path / "user-claims.tex").read_text()
     assert section in document
