@@ -60,10 +60,21 @@ def test_an_equal_bottom_tie_given_as_z():
 
 
 TEXTS = ["lambda_min >= mu_T * z_min**2", "kappa <= 3 * R", "j_max * j_min <= 1/8", "lambda_max < L_T * j_max**2",
-         "sqrt(lambda_max) >= z_min", "min(L_T, 2*mu_T) <= abs(lambda_max - 1)"]
+         "sqrt(lambda_max) >= z_min", "min(L_T, 2*mu_T) <= abs(lambda_max - 1)",
+         "lambda_min >= mu * z_min**2", "lambda_max <= L * j_max**2 and mu <= mu_T",  # H's own extremes after J H J's
+         "kappa * mu <= 2 * L"]
 
 
-@settings(max_examples=12, deadline=None)
+def test_the_extremes_of_h_are_its_eigenvalues_whatever_was_computed_first():
+    """Once, μ read the matrix H from a cache J H J's eigenvalues had filled: uniform z, H = diag(1, 1, 2) gives
+    λ_min = 1/9 = μ z_min² exactly, a tie that holds, which was REFUTED."""
+    case = make_case(logits=["0", "0", "0"], H=diagonal(1, 1, 2))
+    for text in ("lambda_min >= mu * z_min**2", "lambda_min == mu / 9 and L == 2 and mu == 1 and L_T == 5/3"):
+        assert decide_exactly(parse_claim(text, (3, 3)), case) is True
+        assert decide_on_case(text, case).holds
+
+
+@settings(max_examples=24, deadline=None, derandomize=True)
 @given(st.lists(st.integers(1, 9), min_size=2, max_size=4), st.lists(st.integers(1, 5), min_size=4, max_size=4),
        st.sampled_from(TEXTS))
 def test_exact_decisions_agree_with_the_balls_where_the_balls_decide(weights, spectrum, text):

@@ -94,14 +94,15 @@ class _Exact:
 
     def eigenvalues(self, key):
         """Eigenvalues, largest first: "j" (J on T), "lam" (J H J on T), "H_T" (H compressed to T), "H"."""
-        if key not in self.cache:
+        key_of = ("eigenvalues", key)  # apart from the matrices, which the cache holds under "H" too
+        if key_of not in self.cache:
             m = self.matrices()
             J, H, on_T = m["J"], m["H"], m["on_T"]
             matrix = {"j": lambda: on_T(J), "lam": lambda: on_T(J * H * J), "H_T": lambda: on_T(H), "H": lambda: H}[key]()
             x = self.sp.Symbol("x")
             roots = self.sp.Poly(matrix.charpoly(x).as_expr(), x).all_roots()
-            self.cache[key] = sorted(roots, key=lambda r: r.evalf(SIGN_DIGITS), reverse=True)
-        return self.cache[key]
+            self.cache[key_of] = sorted(roots, key=lambda r: r.evalf(SIGN_DIGITS), reverse=True)
+        return self.cache[key_of]
 
     def name(self, name):
         sp = self.sp
