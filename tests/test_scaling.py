@@ -184,9 +184,14 @@ def test_ctrl_c_to_the_whole_group_is_one_line_and_130_whenever_it_comes(delay, 
     process = subprocess.Popen([sys.executable, "-m", "verify", "theorem2", "--workers", "2", "--samples", "100000",
                                 "--out", str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, start_new_session=True)
-    time.sleep(delay)
-    os.killpg(process.pid, signal.SIGINT)
-    out, err = process.communicate(timeout=120)
+    try:
+        time.sleep(delay)
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:  # a run that did not stop must not outlive the test (it would slow every test after it)
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
     assert process.returncode == 130 and len(err.strip().splitlines()) == 1, err[-3000:]
     assert err.startswith("verify: interrupted")
     deadline = time.perf_counter() + 10

@@ -13,7 +13,7 @@ from verify.atomic import check_out_dir
 from verify.claims.builtin import assumption2
 from verify.claims.cases.case import Case, parse_case
 from verify.claims.cases.case import load_case as _load_case
-from verify.claims.cases.mode import DecisionResult, Evaluation, evaluate_job
+from verify.claims.cases.mode import DecisionResult, Evaluation, evaluate_job  # noqa: F401 (types verify re-exports)
 from verify.claims.cases.mode import decide_on_case as _decide_on_case
 from verify.claims.cases.mode import evaluate_case as _evaluate_case
 from verify.claims.certificates.check import judge_certificate as _judge_certificate
@@ -23,11 +23,11 @@ from verify.claims.verdicts.decide import run_claims as _run_claims
 from verify.claims.jobs import Job
 from verify.claims.builtin.registry import get_claim
 from verify.claims.record import FormulaClaim
-from verify.claims.verdicts.results import CheckResult, ClaimResult, Report
+from verify.claims.verdicts.results import CheckResult, ClaimResult, Report  # noqa: F401 (re-exported by verify)
 from verify.claims.verdicts.theorem2 import run_theorem2 as _run_theorem2
 from verify.errors import InputError
 from verify.files import checked_path
-from verify.numerics.curvature import CurvatureSpectrum, curvature_precise
+from verify.numerics.curvature import CurvatureSpectrum, curvature_precise  # noqa: F401 (re-exported by verify)
 from verify.numerics.jspectrum import j_spectrum_report
 
 def make_case(logits=None, H=None, z=None, L=None, mu=None):
@@ -237,5 +237,3 @@ def run_derivation(derivation_id):
         raise InputError(f"unknown derivation id {derivation_id!r}; choose from {', '.join(DERIVATION_REGISTRY)}", "id")
     return run_checks(DERIVATION_REGISTRY[derivation_id])
 
-
-PUBLIC_TYPES = (Case, CheckResult, ClaimResult, CurvatureSpectrum, DecisionResult, Evaluation, InputError, Report)

@@ -11,4 +11,4 @@ spectra in the three families, and whole cases. They are the strategies the sear
 """
 from verify.claims.search.strategies import FAMILIES, cases, probability_vectors, spd_matrices, spectra
 
-STRATEGIES = (FAMILIES, cases, probability_vectors, spd_matrices, spectra)  # the public names, re-exported
+__all__ = ["FAMILIES", "cases", "probability_vectors", "spd_matrices", "spectra"]  # re-exported from the search

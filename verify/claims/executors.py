@@ -184,21 +184,30 @@ class DaskExecutor:
                                     dashboard_address=None, local_directory=self.scratch, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                                     silence_logs=QUIET)
         self.client = Client(self.cluster, set_as_default=False)
+        from distributed.gc import disable_gc_diagnosis
+
+        # the in-process scheduler's gc callback only logs pauses (silenced here); a Ctrl-C landing inside it
+        # would leave its timer half-started, and every later collection would print an AssertionError
+        disable_gc_diagnosis(force=True)
 
     def run(self, tasks, progress=None):
         from dask.distributed import as_completed
 
         run = uuid.uuid4().hex  # keys unique to this run: another run on the same scheduler never shares them
-        futures = [self.client.submit(function, *args, key=f"{label}-{index}-{run}", pure=False)
-                   for index, (label, function, args) in enumerate(tasks)]
-        order = {future.key: index for index, future in enumerate(futures)}
-        results = [None] * len(tasks)
+        futures, results = [], [None] * len(tasks)
         try:
-            for done, future in enumerate(as_completed(futures, loop=self.client.loop), 1):
-                index = order[future.key]
-                results[index] = future.result()
-                if progress:
-                    progress(done, len(tasks), tasks[index][0])
+            # remembered: a Ctrl-C that lands in Dask's gc callback, where Python can only print it, still stops the run
+            with remembered_interrupts():
+                futures = [self.client.submit(function, *args, key=f"{label}-{index}-{run}", pure=False)
+                           for index, (label, function, args) in enumerate(tasks)]
+                order = {future.key: index for index, future in enumerate(futures)}
+                for done, future in enumerate(as_completed(futures, loop=self.client.loop), 1):
+                    check_stop()
+                    index = order[future.key]
+                    results[index] = future.result()
+                    if progress:
+                        progress(done, len(tasks), tasks[index][0])
+                check_stop()
         except KeyboardInterrupt:
             with deferred_interrupts():
                 self.client.cancel(futures)

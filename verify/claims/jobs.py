@@ -2,7 +2,6 @@
 import functools
 from dataclasses import dataclass
 
-from verify.claims.language.evaluate import decide_at
 from verify.claims.language.quantities import needs
 from verify.claims.language.syntax import names
 
@@ -64,6 +63,3 @@ class Job:
     def applies(self, case):
         return self.min_n <= case.n <= self.max_n
 
-    def decide(self, point):
-        """The claim's Outcome at a point (verify.claims.language.values), in balls at the point's precision."""
-        return decide_at(self.tree, point)

@@ -121,9 +121,6 @@ class ForAll:
     part: object
 
 
-LOGIC = (And, Or, Not, ForAll, Compare)
-
-
 def children(node):
     """The sub-trees of a node, in order."""
     if isinstance(node, (BinOp, Compare)):
