@@ -85,3 +85,9 @@ def test_exact_decisions_agree_with_the_balls_where_the_balls_decide(weights, sp
     exact = decide_exactly(tree, case)  # None where exact arithmetic gives up (a degree or size beyond its limits)
     if outcome.status in (HOLDS, FAILS) and exact is not None:
         assert exact == (outcome.status == HOLDS)
+
+
+def test_the_agreement_test_is_not_vacuous():
+    """The agreement test skips the cases exact arithmetic gives up on; at a small case it gives up on none."""
+    case = make_case(z=["0.5", "0.3", "0.2"], H=diagonal(1, 2, 3))
+    assert [t for t in TEXTS if decide_exactly(parse_claim(t, (3, 3)), case) is None] == []

@@ -30,7 +30,7 @@ def _count(name, high=10**6):
 
 def _folder(name):
     """A folder name that is not empty (an empty one would mean the current folder, unasked)."""
-    return lambda text: options.path(text, name, f"a folder name (`.` for the current folder)")
+    return lambda text: options.path(text, name, "a folder name (`.` for the current folder)")
 
 
 def _add_scaling(parser, example_db=True):
@@ -68,13 +68,11 @@ READINGS_HELP = """readings of L and μ in Theorem 2:
                   extreme eigenvalues on Rⁿ; a case file may give "L", "mu")
 """
 
-VERDICTS_HELP = """verdicts:
+_VERDICTS = """verdicts:
   PROVED        the claim follows for every case of its domain from cited
                 facts: decided unsat by both Z3 and cvc5 (a proved piece may
                 also carry an algebraic identity checked exactly)
-  CERTIFIED     at one case (--case): it holds there, decided by Arb ball
-                arithmetic alone (at an exact tie, by exact arithmetic)
-  HOLDS         every case of the random and adversarial (Hypothesis)
+{certified}  HOLDS         every case of the random and adversarial (Hypothesis)
                 search was decided to hold; no proof was found
   REFUTED       a counterexample, simplified to the smallest n and shortest
                 numbers, certified with balls and saved as a certificate
@@ -87,10 +85,11 @@ VERDICTS_HELP = """verdicts:
                 exit status 3 -- please report it
 """
 
-
-SEARCH_VERDICTS_HELP = VERDICTS_HELP.replace(
-    "  CERTIFIED     at one case (--case): it holds there, decided by Arb ball\n"
-    "                arithmetic alone (at an exact tie, by exact arithmetic)\n", "")
+_CERTIFIED = """  CERTIFIED     at one case (--case): it holds there, decided by Arb ball
+                arithmetic alone (at an exact tie, by exact arithmetic)
+"""  # case mode's verdict, listed only where --case exists
+VERDICTS_HELP = _VERDICTS.format(certified=_CERTIFIED)
+SEARCH_VERDICTS_HELP = _VERDICTS.format(certified="")
 
 
 def build_parser():

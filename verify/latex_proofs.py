@@ -113,9 +113,14 @@ def _value(text):
     """A side or margin as a certificate writes it (a decimal, ±exp(x) for a huge value, "undefined"), as LaTeX."""
     if text.lstrip("-").startswith("exp("):
         return ("-" if text.startswith("-") else "") + f"e^{{{_digits(text.lstrip('-')[4:-1])}}}"
-    if text in ("undefined", "nan"):
+    if _undefined(text):
         return r"\text{undefined}"
     return _digits(text)
+
+
+def _undefined(text):
+    """Whether a recorded side or margin is no number: the claim is undefined there."""
+    return text in ("undefined", "nan")
 
 
 def _digits(decimal, digits=DIGITS):
@@ -154,7 +159,7 @@ def _search_text(evidence):
     text += f"; {failures} random case{'s' if failures != 1 else ''} failed" if failures else "; no random case failed"
     worst = evidence.worst_margin
     if worst is not None:
-        shown = "undefined (the claim fails there)" if worst in ("undefined", "nan") else _digits(worst, 4)
+        shown = "undefined (the claim fails there)" if _undefined(worst) else _digits(worst, 4)
         text += f"; the least margin seen was {shown}, at n = {evidence.worst_case_n}"
     return text + "."
 

@@ -12,6 +12,7 @@ algebraic points are not algebraic), and so is anything beyond EXACT_MAX_N token
 The claim's meaning, definedness included, is the one fold of verify.claims.language.semantics,
 interpreted here in exact algebraic numbers.
 """
+import functools
 from fractions import Fraction
 
 from verify.claims.language.semantics import NONNEG, NONZERO, interpret, item_index
@@ -68,19 +69,19 @@ class _Exact:
         import sympy as sp
 
         self.sp, self.case, self.n, self.z = sp, case, case.n, z
-        self.cache = {}
+        self.spectra = {}  # eigenvalues by key (see `eigenvalues`)
 
     # ------------------------------------------------ quantities
+    @functools.cached_property
     def matrices(self):
+        """H, J and on_T (a matrix restricted or compressed to T, in the basis e_i − e_n), computed once."""
         sp, n = self.sp, self.n
-        if "H" not in self.cache:
-            H = sp.Matrix(n, n, lambda i, j: sp.Rational(self.case.H[i][j].numerator, self.case.H[i][j].denominator))
-            order = self._token_z()  # H's rows follow the tokens' order, so J's must too
-            J = sp.diag(*order) - order * order.T
-            B = sp.Matrix(n, n - 1, lambda i, j: 1 if i == j else (-1 if i == n - 1 else 0))  # e_i − e_n: a basis of T
-            on_T = lambda A: (B.T * B).inv() * B.T * A * B  # A restricted to T (T invariant) or compressed to it
-            self.cache.update(H=H, J=J, on_T=on_T)
-        return self.cache
+        H = sp.Matrix(n, n, lambda i, j: sp.Rational(self.case.H[i][j].numerator, self.case.H[i][j].denominator))
+        order = self._token_z()  # H's rows follow the tokens' order, so J's must too
+        J = sp.diag(*order) - order * order.T
+        B = sp.Matrix(n, n - 1, lambda i, j: 1 if i == j else (-1 if i == n - 1 else 0))  # e_i − e_n: a basis of T
+        on_T = lambda A: (B.T * B).inv() * B.T * A * B  # A restricted to T (T invariant) or compressed to it
+        return {"H": H, "J": J, "on_T": on_T}
 
     def _token_z(self):
         sp = self.sp
@@ -94,15 +95,14 @@ class _Exact:
 
     def eigenvalues(self, key):
         """Eigenvalues, largest first: "j" (J on T), "lam" (J H J on T), "H_T" (H compressed to T), "H"."""
-        key_of = ("eigenvalues", key)  # apart from the matrices, which the cache holds under "H" too
-        if key_of not in self.cache:
-            m = self.matrices()
+        if key not in self.spectra:
+            m = self.matrices
             J, H, on_T = m["J"], m["H"], m["on_T"]
             matrix = {"j": lambda: on_T(J), "lam": lambda: on_T(J * H * J), "H_T": lambda: on_T(H), "H": lambda: H}[key]()
             x = self.sp.Symbol("x")
             roots = self.sp.Poly(matrix.charpoly(x).as_expr(), x).all_roots()
-            self.cache[key_of] = sorted(roots, key=lambda r: r.evalf(SIGN_DIGITS), reverse=True)
-        return self.cache[key_of]
+            self.spectra[key] = sorted(roots, key=lambda r: r.evalf(SIGN_DIGITS), reverse=True)
+        return self.spectra[key]
 
     def name(self, name):
         sp = self.sp
