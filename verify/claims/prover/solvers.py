@@ -3,7 +3,6 @@ sat), and the time taken. Each solver works within a *resource* limit (its own c
 same query gets the same answer on a busy machine and a quiet one — the proofs, their facts and their
 certificates are reproducible; a generous wall-clock limit is only a backstop. A solver that errs or
 runs out answers "unknown"."""
-import contextlib
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -50,23 +49,22 @@ def versions():
     return {"z3": z3_version(), "cvc5": cvc5_version()}
 
 
-def run_z3(text, steps=Z3_STEPS, want_model=False, context=None):
-    """Z3 on the text in a fresh context, or in `context` (a z3.Context several trials share: each gets a fresh
-    solver; the trials' order, hence their answers, is fixed)."""
+def run_z3(text, steps=Z3_STEPS, want_model=False):
+    """Z3 on the text in a fresh context."""
     check_stop()
     started = time.perf_counter()
     with shielded():  # a Ctrl-C now waits for Z3 to finish and its context to be freed, then stops the run
-        result, core, model, why = _z3(text, steps, want_model, context)
+        result, core, model, why = _z3(text, steps, want_model)
     check_stop()
     return Answer("z3", result, time.perf_counter() - started, core, model, why)
 
 
-def _z3(text, steps, want_model, shared=None):
+def _z3(text, steps, want_model):
     """(result, core, model, why) in a fresh context (the answer depends on the text alone), freed before
     returning. Z3's own SIGINT handler is off (ctrl_c): a Ctrl-C reaches `shielded` instead of being swallowed."""
     import z3
 
-    context = shared or z3.Context()
+    context = z3.Context()
     solver = z3.Solver(ctx=context)
     solver.set("ctrl_c", False)
     solver.set("rlimit", steps)
@@ -82,19 +80,6 @@ def _z3(text, steps, want_model, shared=None):
         result, core, model, why = "unknown", (), None, str(error)[:200]
     del solver, context  # no cycles hold them: a fresh context is freed here, inside the shield
     return result, core, model, why
-
-
-@contextlib.contextmanager
-def z3_context():
-    """One Z3 context for a series of trials, freed inside the shield when the series ends."""
-    import z3
-
-    holder = [z3.Context()]
-    try:
-        yield holder[0]
-    finally:
-        with shielded():
-            holder.clear()
 
 
 def _model(model):
