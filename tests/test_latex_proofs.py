@@ -3,30 +3,35 @@ ClaimResult holds, PROVED with every fact of its proof evidence (in a reading or
 the order the solver names them), REFUTED with its certified counterexample, HOLDS with what was searched,
 and nothing is decided again while the document is written. Prose in Unicode is typeset (words stay words),
 the fonts are vector fonts with or without Latin Modern, and the document with the example claim file's
-prose compiles with no warning and no overfull box."""
+prose compiles with no warning and no overfull box. The committed derivations/ is what the tool writes now,
+byte for byte (these tests share one decision of the built-in claims, computed once per process)."""
 import copy
 import dataclasses
+import filecmp
 import random
 import re
 import subprocess
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT
-from tests.test_derivations import compile_latex, layout_problems, needs_pdflatex
+from tests.test_derivations import SPEC_DERIVATIONS, compile_latex, layout_problems, needs_pdflatex
 from verify.api import load_claims
 from verify.claims.language.latex import claim_latex
 from verify.claims.language.parser import parse_claim
-from verify.claims.prover.facts import BY_ID
+from verify.claims.prover.facts import BY_ID, FACTS
 from verify.claims.builtin.registry import REGISTRY
 from verify.latex_claims import claims_section, proof_argument
+from verify.derivations.registry import DERIVATIONS
 from verify.latex_display import display
 from verify.latex_export import PREAMBLE, Decision, export, registry_results, registry_rows, user_results, user_rows
 from verify.latex_proofs import reading_order, verdict_row
 from verify.mathtext import NotTypeset, prose
 
 EXAMPLES = f"{ROOT}/examples/claims.toml"
+EXAMPLES_DECISION = Decision(samples=40)  # the example file's verdicts under a small search (the same both ways)
 
 
 def escaped(name):
@@ -196,16 +201,16 @@ def test_every_common_character_compiles(tmp_path, fonts):
 
 
 @pytest.fixture(scope="module")
-def examples_document(tmp_path_factory):
+def examples_document(tmp_path_factory, results):
     out = tmp_path_factory.mktemp("examples")
-    export(out, EXAMPLES)
+    export(out, EXAMPLES, rows=registry_rows(results), decision=EXAMPLES_DECISION)
     return out
 
 
 @pytest.mark.slow
 def test_the_example_claim_files_verdicts_are_those_of_the_claims_command(examples_document):
     text = (examples_document / "user-claims.tex").read_text()
-    for result in user_results(load_claims(EXAMPLES)):
+    for result in user_results(load_claims(EXAMPLES), EXAMPLES_DECISION):
         verdict_block(paragraph(text, result.id), result)  # present, with its verdict
     assert "\\textbf{REFUTED}" in text and "\\textit{Counterexample}" in text and "\\textbf{PROVED}" in text
 
@@ -276,3 +281,52 @@ def test_a_counterexample_of_any_size_fits_the_page(tmp_path, n, digits):
     (tmp_path / "demo.tex").write_text(PREAMBLE + text + "\\end{document}\n")
     log = compile_latex(tmp_path, "demo.tex")
     assert not layout_problems(log), layout_problems(log)
+
+
+# ---------------------------------------------------------------- the committed document (derivations/)
+
+
+def all_prose():
+    texts = [t for d in DERIVATIONS for t in (d.name, d.verified_by, *d.hypotheses, *(s.text for s in d.steps()))]
+    proofs = [t for row in registry_rows(registry_results()) for verdict in row.verdicts if verdict.proof
+              for t in (verdict.proof.domain, *(where for where, _ in verdict.proof.pieces),
+                        *(f[2] for f in verdict.proof.facts))]
+    proofs += [t for row in registry_rows(registry_results()) for verdict in row.verdicts for t in (verdict.searched, verdict.note) if t]
+    return texts + [t for row in registry_rows(registry_results()) for t in (row.statement, *row.hypotheses)] + proofs + \
+        [fact.source for fact in FACTS]
+
+
+def test_prose_shows_no_raw_markup():
+    for value in all_prose():
+        latex = prose(value)
+        assert latex.count("$") % 2 == 0, latex
+        text = re.sub(r"\$[^$]*\$", "", latex)
+        assert not re.search(r"\\_|\\\^|\\\{|\\\}|[_^]", text), (value, latex)
+
+
+def test_committed_latex_is_what_the_tool_writes(tmp_path):
+    export(tmp_path)
+    committed = Path(ROOT) / "derivations"
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == sorted(p.name for p in committed.glob("*.tex")), "derivations/ is stale: run `python -m verify export-latex`"
+    _, mismatch, errors = filecmp.cmpfiles(committed, tmp_path, written, shallow=False)
+    assert not mismatch and not errors, f"stale files in derivations/: {mismatch}; run `python -m verify export-latex`"
+
+
+def test_export_is_byte_identical_run_to_run(tmp_path):
+    export(tmp_path / "a")
+    export(tmp_path / "b")
+    names = sorted(p.name for p in (tmp_path / "a").iterdir())
+    assert filecmp.cmpfiles(tmp_path / "a", tmp_path / "b", names, shallow=False)[0] == names
+
+
+def test_document_reads_as_a_document():
+    text = (Path(ROOT) / "derivations" / "derivations.tex").read_text()
+    for marker in ("\\section{Derivations}", "\\section{Claims checked}", "\\paragraph{Hypotheses.}",
+                   "\\paragraph{Result.}", "\\paragraph{Verification.}"):
+        assert marker in text
+    for derivation_id in SPEC_DERIVATIONS:
+        assert f"\\label{{sec:{derivation_id}}}" in text
+    for row in registry_rows(registry_results()):
+        assert f"\\texttt{{{row.id}}}" in text
+    assert "Readings: one reading" not in text and "\\ref{" not in text  # one pdflatex pass resolves everything

@@ -177,7 +177,7 @@ def _live_members(group):
 
 
 @pytest.mark.skipif(executors.usable_cores() < 2 or not Path("/proc").exists(), reason="needs two cores and /proc")
-@pytest.mark.parametrize("delay", [1.0, 3.0, 8.0])
+@pytest.mark.parametrize("delay", [1.0, 3.0, pytest.param(8.0, marks=pytest.mark.soak)])
 def test_ctrl_c_to_the_whole_group_is_one_line_and_130_whenever_it_comes(delay, tmp_path):
     """A terminal's Ctrl-C reaches every process of the group, Dask's workers too: during start-up, the search or
     shut-down, the run ends with status 130, one line on stderr, and no process left running."""

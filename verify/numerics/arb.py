@@ -3,10 +3,7 @@ inverse on T, and the top eigenvalue by Rayleigh-quotient iteration.
 
 `top_eigenvalue` refines a float64 eigenvector by Rayleigh-quotient iteration at the context
 precision and estimates its error by the residual (Weyl; an estimate for the precise path, not a
-ball). `all_eigenvalues` encloses the eigenvalues of a small matrix with real spectrum by Arb's
-acb_mat.eig; for a symmetric matrix `verify.numerics.eigenballs.symmetric_eigenvalue_balls` also
-encloses clusters and repeated eigenvalues. `softmax_arb`, `jacobian_arb` and `on_tangent` are the
-shared implementations in verify.numerics.softmax and verify.numerics.tangent under their older names.
+ball). Every eigenvalue as a ball: `verify.numerics.eigenballs.symmetric_eigenvalue_balls`.
 """
 import math
 
@@ -15,11 +12,8 @@ import mpmath as mp
 import numpy as np
 
 from verify.numerics.precision import arb_to_mpf, to_arb
-from verify.numerics.softmax import jacobian_balls, softmax_balls
-from verify.numerics.tangent import on_tangent as _helmert_restriction
 
-__all__ = ["arb_to_mpf", "arb_matrix", "top_eigenvalue", "bordered_inverse_block_arb", "all_eigenvalues",
-           "softmax_arb", "jacobian_arb", "on_tangent", "to_arb"]
+__all__ = ["arb_to_mpf", "arb_matrix", "top_eigenvalue", "bordered_inverse_block_arb", "to_arb"]
 
 
 def arb_matrix(rows):
@@ -90,14 +84,8 @@ def _norm(x):
     return (x.transpose() * x)[0, 0].sqrt()
 
 
-def softmax_arb(log_z):
-    """z = σ(log z) as balls for exact log-weights (`softmax.softmax_balls`)."""
-    return softmax_balls(log_z)[0]
 
 
-def jacobian_arb(z):
-    """J(z) = diag(z) − zzᵀ as an arb matrix, its diagonal z_i Σ_{j≠i} z_j (no cancellation)."""
-    return jacobian_balls(z, [sum((z[j] for j in range(len(z)) if j != i), flint.arb(0)) for i in range(len(z))])
 
 
 def bordered_inverse_block_arb(H):
@@ -116,16 +104,3 @@ def bordered_inverse_block_arb(H):
         for j in range(n):
             G[i, j] = (X[i, j] + X[j, i]) / 2
     return G
-
-
-def all_eigenvalues(M):
-    """Rigorous real enclosures of all eigenvalues, or None if they cannot be isolated at this precision."""
-    values = flint.acb_mat(M).eig(multiple=True, nonstop=True)
-    if not all(v.is_finite() for v in values):
-        return None
-    return sorted((v.real for v in values), key=lambda a: a.mid())
-
-
-def on_tangent(M, n):
-    """M restricted to T: QᵀMQ in the Helmert basis (symmetric when M is; the eigenvalues of M on T)."""
-    return _helmert_restriction(M)

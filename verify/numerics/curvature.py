@@ -15,6 +15,8 @@ Three paths return the one `CurvatureSpectrum` record (verify.numerics.spectrum)
   from the data, the top eigenpair refined by Rayleigh-quotient iteration,
   its error estimated from the residual (Weyl); values are mpf;
 - `curvature_balls`: rigorous Arb balls for any n (verify.numerics.curvature_balls).
+Every eigenvalue λ(k) of B on T: `lam_fast` (float64) and `lam_precise` (the midpoints of the balls
+path's enclosure, verify.numerics.eigenballs); `curvature_balls(..., want=("lam",))` gives the balls.
 """
 import math
 
@@ -24,16 +26,17 @@ import numpy as np
 
 from verify.numerics.arb import arb_matrix, arb_to_mpf, bordered_inverse_block_arb, top_eigenvalue
 from verify.numerics.curvature_balls import curvature_balls, j_balls
+from verify.numerics.eigenballs import symmetric_eigenvalue_balls
 from verify.numerics.precision import bits_for, to_mpf
 from verify.numerics.secular import j_eigenvalues_mp
 from verify.numerics.softmax import exact_keys, jacobian_balls, log_complements, softmax_balls
 from verify.numerics.spectrum import CurvatureSpectrum
 from verify.numerics.structure import isotropic
-from verify.numerics.tangent import centre
+from verify.numerics.tangent import centre, on_tangent, tangent_basis
 
 EPS = np.finfo(float).eps
 __all__ = ["CurvatureSpectrum", "curvature_fast", "curvature_precise", "curvature_balls", "isotropic_on_tangent",
-           "j_extremes_balls", "scaled_operators", "working_dps"]
+           "j_extremes_balls", "lam_fast", "lam_precise", "scaled_operators", "working_dps"]
 
 
 def _spectrum(n, values, z_desc, rel_err, dps):
@@ -95,7 +98,31 @@ def curvature_fast(log_z, H):
         return _spectrum(n, values + constants, z_desc, float(rel_err), None)
 
 
+def lam_fast(log_z, H):
+    """Every eigenvalue of J H J on T, largest first, by a dense float64 solve of the scaled operator: each to
+    about n·eps·λ_max absolutely (mpf values, since they may lie below float64's range)."""
+    B_scaled, _, c, _, _ = scaled_operators(np.asarray(log_z, dtype=float), np.asarray(H, dtype=float))
+    Q = tangent_basis(len(log_z))
+    values = np.sort(np.linalg.eigvalsh(Q.T @ B_scaled @ Q))[::-1]
+    with mp.workdps(20):
+        return tuple(mp.mpf(float(v)) * mp.exp(2 * c) for v in values)
+
+
 # ---------------------------------------------------------------- precise path
+
+
+def lam_precise(logits, H, dps=30):
+    """Every eigenvalue of J H J on T, largest first, to about `dps` digits of λ_max (an estimate): the midpoints
+    of the balls path's enclosure of QᵀJHJQ at `dps` digits (mpmath's symmetric solver where it finds none)."""
+    with mp.workdps(dps), flint.ctx.workprec(bits_for(dps)):
+        J = jacobian_balls(*softmax_balls(logits)[:2])
+        B = on_tangent(J * arb_matrix(H) * J)
+        balls = symmetric_eigenvalue_balls(B)
+        if balls is not None:
+            return tuple(arb_to_mpf(v) for v in reversed(balls))
+        m = B.nrows()
+        values = mp.eigsy(mp.matrix([[arb_to_mpf(B[i, j]) for j in range(m)] for i in range(m)]), eigvals_only=True)
+        return tuple(sorted((+v for v in values), reverse=True))
 
 
 def working_dps(H, dps):

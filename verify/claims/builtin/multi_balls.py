@@ -12,8 +12,11 @@ import flint
 import numpy as np
 
 from verify.numerics.curvature import curvature_fast
-from verify.numerics.arb import all_eigenvalues, jacobian_arb, on_tangent, softmax_arb, to_arb
+from verify.numerics.arb import arb_matrix
+from verify.numerics.eigenballs import symmetric_eigenvalue_balls
 from verify.numerics.precision import bits_for
+from verify.numerics.softmax import jacobian_balls, softmax_balls
+from verify.numerics.tangent import on_tangent
 
 
 @dataclass(frozen=True)
@@ -88,9 +91,9 @@ def enclose_multi(case, bits, keys=None):
     with flint.ctx.workprec(bits):
         blocks, tops, bottoms = [], [], []
         for log_z, H in zip(case.log_zs, case.Hs):
-            J = jacobian_arb(softmax_arb(log_z))
-            B = J * flint.arb_mat([[to_arb(v) for v in row] for row in H]) * J
-            eigenvalues = all_eigenvalues(on_tangent(B, len(log_z)))
+            J = jacobian_balls(*softmax_balls(log_z)[:2])
+            B = J * arb_matrix(H) * J
+            eigenvalues = symmetric_eigenvalue_balls(on_tangent(B))
             if eigenvalues is None or not eigenvalues[0] > 0:
                 return None
             blocks.append(B)
@@ -98,7 +101,7 @@ def enclose_multi(case, bits, keys=None):
             bottoms.append(eigenvalues[0])
         M = _block_diagonal(blocks)
         K = keys_arb(case) if keys is None else keys
-        dense = all_eigenvalues(_on_range(K.transpose() * M * K, K.transpose() * _tangent_blocks(case)))
+        dense = _on_range(K.transpose() * M * K, K.transpose() * _tangent_blocks(case))
         if dense is None or not dense[0] > 0:
             return None
         return MultiEnclosure(dense[-1] / dense[0], _ball_max(tops) / _ball_min(bottoms), bits)
@@ -118,9 +121,10 @@ def _tangent_blocks(case):
 
 
 def _on_range(A, U):
-    """A restricted to range(U), an invariant subspace holding its nonzero spectrum (A = KᵀMK maps into
-    Kᵀ range(M) = range(U)): (UᵀU)⁻¹ UᵀAU, whose eigenvalues are exactly A's nonzero ones."""
-    return (U.transpose() * U).solve(U.transpose() * A * U)
+    """Balls around the eigenvalues of the symmetric A on range(U), an invariant subspace holding its nonzero
+    spectrum (A = KᵀMK maps into Kᵀ range(M) = range(U)), increasing: those of the pencil (UᵀAU, UᵀU), which
+    are exactly A's nonzero ones; None when they cannot be enclosed at this precision."""
+    return symmetric_eigenvalue_balls(U.transpose() * A * U, U.transpose() * U)
 
 
 def _block_diagonal(blocks):

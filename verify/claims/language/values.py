@@ -14,11 +14,9 @@ import flint
 import mpmath as mp
 import numpy as np
 
-from verify.numerics.curvature import curvature_balls, curvature_fast, curvature_precise, scaled_operators
-from verify.numerics.precision import bits_for, to_arb, to_mpf
+from verify.numerics.curvature import curvature_balls, curvature_fast, curvature_precise, lam_fast, lam_precise
+from verify.numerics.precision import bits_for, to_arb
 from verify.numerics.secular import j_eigenvalues, j_eigenvalues_mp, within_float_range
-from verify.numerics.softmax import jacobian, softmax
-from verify.numerics.tangent import tangent_basis
 
 FAST_BITS = 64  # the fast stage's balls: float64 spectra, evaluated a little above float precision
 FLOAT_REL_ERR = 1e-13  # the float64 path's values (log-domain spectra, secular roots) carry at most this
@@ -106,7 +104,7 @@ def float_spectrum(case, needs=frozenset()):
     if "j" in needs:
         extra["j"] = _j_float(log_z, case)
     if "lam" in needs:
-        extra["lam"] = _lam_float(log_z, case.H_float())
+        extra["lam"] = lam_fast(log_z, case.H_float())
     return dataclasses.replace(q, **extra)
 
 
@@ -115,15 +113,6 @@ def _j_float(log_z, case):
         z = np.exp(log_z)
         return tuple(mp.mpf(float(v)) for v in j_eigenvalues(z / z.sum())[:-1])
     return tuple(j_eigenvalues_mp(list(case.logits), dps=20)[:-1])
-
-
-def _lam_float(log_z, H):
-    """J H J on T by a dense float64 solve: each value to about n·eps·λ_max absolutely."""
-    B_scaled, _, c, _, _ = scaled_operators(log_z, H)
-    Q = tangent_basis(len(log_z))
-    values = np.sort(np.linalg.eigvalsh(Q.T @ B_scaled @ Q))[::-1]
-    with mp.workdps(20):
-        return tuple(mp.mpf(float(v)) * mp.exp(2 * c) for v in values)
 
 
 def lam_errors(lam, n, unit):
@@ -152,19 +141,8 @@ def mp_spectrum(case, dps, needs=frozenset()):
     if "j" in needs:
         extra["j"] = tuple(j_eigenvalues_mp(list(case.logits), dps=dps + 10)[:-1])
     if "lam" in needs:
-        extra["lam"] = _lam_mp(case, dps + 20)
+        extra["lam"] = lam_precise(case.logits, case.H, dps + 20)
     return dataclasses.replace(q, **extra)
-
-
-def _lam_mp(case, dps):
-    with mp.workdps(dps):
-        z = softmax(np.array([to_mpf(v) for v in case.logits], dtype=object))
-        J = jacobian(z)
-        H = np.array([[to_mpf(v) for v in row] for row in case.H], dtype=object)
-        Q = tangent_basis(case.n, mp_dps=dps)
-        B = Q.T.dot(J.dot(H).dot(J)).dot(Q)
-        values = mp.eigsy(mp.matrix(B.tolist()), eigvals_only=True)
-        return tuple(sorted((+v for v in values), reverse=True))
 
 
 # ---------------------------------------------------------------- balls

@@ -90,8 +90,10 @@ def train_candidates(text, settings, chosen, seed, tick, timings):
                 for index in range(1, len(measured))]
         candidates = [Candidate(name, eta, init, optimizer(optax, name, eta).init(init)) for name in chosen
                       for eta in grids[name]]
-        evaluate = jax.jit(lambda p, batch: loss(p, batch, settings.heads)).lower(init, train_eval).compile()
-        attention = jax.jit(lambda p, x: forward(p, x, settings.heads)[1]).lower(init, probe).compile()
+        evaluate = _compiled(("evaluate", settings.heads, _shapes(jax, init, train_eval)), lambda: jax.jit(
+            lambda p, batch: loss(p, batch, settings.heads)).lower(init, train_eval).compile())
+        attention = _compiled(("attention", settings.heads, _shapes(jax, init, probe)), lambda: jax.jit(
+            lambda p, x: forward(p, x, settings.heads)[1]).lower(init, probe).compile())
         chunks = _compiled_chunks(jax, optax, settings, candidates, tokens, keys)
     with timed(timings, "training"):
         for index, step in enumerate(measured):
@@ -121,15 +123,33 @@ def _read(candidate, step, measured, tick):
         tick(step - measured[measured.index(step) - 1], label)
 
 
+_COMPILED = {}  # (what, its settings, the arguments' shapes): code XLA compiled in this process
+
+
+def _compiled(key, compile_it):
+    """The compiled code for `key`, compiled once per process: a compile takes seconds, and a second run with
+    the same shapes (the same seed twice, or another seed) runs the same code."""
+    if key not in _COMPILED:
+        _COMPILED[key] = compile_it()
+    return _COMPILED[key]
+
+
+def _shapes(jax, *trees):
+    return tuple((leaf.shape, str(leaf.dtype)) for tree in trees for leaf in jax.tree_util.tree_leaves(tree))
+
+
 def _compiled_chunks(jax, optax, settings, candidates, tokens, keys):
     """{(family, chunk length): compiled chunk} for every family and chunk length the run needs."""
     chunks = {}
     for c in candidates:
         for count in {len(k) for k in keys}:
             if (FAMILY[c.name], count) not in chunks:
-                function = _chunk_function(jax, optax, optimizer(optax, c.name, 0.0), settings, tokens.shape[0])
                 sample = next(k for k in keys if len(k) == count)
-                chunks[FAMILY[c.name], count] = function.lower(c.params, c.state, tokens, sample).compile()
+                key = ("chunk", FAMILY[c.name], settings.heads, settings.context, settings.batch, tokens.shape[0],
+                       _shapes(jax, c.params, c.state, sample))
+                chunks[FAMILY[c.name], count] = _compiled(key, lambda c=c, sample=sample: _chunk_function(
+                    jax, optax, optimizer(optax, c.name, 0.0), settings, tokens.shape[0]).lower(
+                    c.params, c.state, tokens, sample).compile())
     return chunks
 
 

@@ -1,0 +1,78 @@
+"""Mutation check of the test suite: puts back, one at a time, a bug this project once had (or one of its
+kind), runs tests against it, and prints whether they fail (they must, for every mutation). The source file
+is restored after each run, whatever happens.
+
+The SMT mutations are the encodings that once proved false claims (a static undefined not made false, x**0
+as a reciprocal, an unguarded root definition, an integer power that needs its base >= 0); the others are an
+exact tie reading mu and L from the wrong matrix (a true claim was REFUTED), a ball comparison decided from
+the midpoints (a verdict inside the rounding error), softmax without its max shift (overflow), and a
+certificate whose claim hash is not compared.
+
+Run: python benchmarks/mutations.py            (the whole default suite, stopping at its first failure)
+     python benchmarks/mutations.py --soundness (the two differential soundness tests only, SMT mutations)
+"""
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SMT = "verify/claims/prover/smt.py"
+MUTATIONS = {  # name: (file, code, the mutated code)
+    "static undefined not made false": (SMT, '        self.defined.append("false")\n        return self.fresh_name("undefined")',
+                                        '        return self.fresh_name("undefined")'),
+    "x**0 as a reciprocal": (SMT, '            if k == 0:\n                return "1.0"',
+                             '            if k == 0:\n                return self.divide("1.0", base, f"(not (= {base} 0.0))")'),
+    "unguarded root definition": (SMT, '        self.definitions.append((y, body if guard is True else f"(=> {guard} {body})"))',
+                                  '        self.definitions.append((y, body))'),
+    "integer power needs base >= 0": (SMT, '            product = base if abs(k) == 1',
+                                      '            self.defined.append(f"(>= {base} 0.0)")\n            product = base if abs(k) == 1'),
+    "exact ties read mu and L from J H J": ("verify/claims/exact.py", '            values = self.eigenvalues("H")\n',
+                                            '            values = self.eigenvalues("lam")\n'),
+    "balls decide from midpoints": ("verify/claims/language/balls.py", "    return Outcome(m, m.lower(), m.upper(), op",
+                                    "    return Outcome(m, m.mid(), m.mid(), op"),
+    "softmax without its max shift": ("verify/numerics/softmax.py", "    shifted = s - max(s)\n", "    shifted = s\n"),
+    "certificate hash not compared": ("verify/claims/certificates/stored_claim.py",
+                                      '    if data.get("sha256") != claim.digest(reading):', "    if False:"),
+}
+SOUNDNESS = ("tests/test_soundness.py", "-k", "agree_at_exact_points or proved_for_every_n")
+
+
+def command(soundness):
+    base = [sys.executable, "-m", "pytest", "-q", "-x", "-rfE", "-p", "no:cacheprovider"]
+    return base + ["-n", "0", *SOUNDNESS] if soundness else base
+
+
+def run_mutation(path, old, new, soundness):
+    """(caught, seconds, the first failing test) with the mutation in place."""
+    source = ROOT / path
+    original = source.read_text()
+    if original.count(old) != 1:
+        raise SystemExit(f"the code to mutate is not found once in {path}; update this script")
+    source.write_text(original.replace(old, new))
+    started = time.perf_counter()
+    try:
+        run = subprocess.run(command(soundness), cwd=ROOT, capture_output=True, text=True)
+    finally:
+        source.write_text(original)
+    failed = [line.split(" ")[1] for line in run.stdout.splitlines() if line.startswith(("FAILED ", "ERROR "))]
+    return run.returncode != 0, time.perf_counter() - started, (failed[0] if failed else "")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--soundness", action="store_true", help="only the SMT mutations, against the differential tests")
+    args = parser.parse_args(argv)
+    chosen = {k: v for k, v in MUTATIONS.items() if not args.soundness or v[0] == SMT}
+    caught = 0
+    for name, (path, old, new) in chosen.items():
+        failed, seconds, first = run_mutation(path, old, new, args.soundness)
+        caught += failed
+        print(f"{name}: {'caught by ' + (first or 'a failing run') if failed else 'NOT CAUGHT'} ({seconds:.0f} s)", flush=True)
+    print(f"caught {caught} of {len(chosen)}")
+    return 0 if caught == len(chosen) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
