@@ -1,6 +1,9 @@
+import contextlib
+import io
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 
 import flint
 import mpmath as mp
@@ -25,7 +28,37 @@ def reset_precision():
     assert leaked == (15, 53), f"precision leaked out of a scope: mp.dps, flint prec = {leaked}"
 
 
-def run_cli(*args, cwd=None, timeout=300):
-    """The CLI through a subprocess, as a user runs it."""
+@dataclass(frozen=True)
+class Ran:
+    """What a run of the CLI left: its exit status and what it wrote."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(*args, cwd=None):
+    """`verify ARGS` in this process, through verify.cli.main(argv), from `cwd` (the repository by default):
+    the exit status, stdout and stderr a user sees; an exception escaping main fails the test, as a traceback
+    would. `run_cli_process` starts `python -m verify` for what only a process shows (signals, pipes, the
+    interpreter's own exit status, a bound on a run's time)."""
+    from verify.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    previous = os.getcwd()
+    os.chdir(cwd or ROOT)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as stop:  # argparse's --help and --version
+                code = stop.code if isinstance(stop.code, int) else int(stop.code is not None)
+    finally:
+        os.chdir(previous)
+    return Ran(code, out.getvalue(), err.getvalue())
+
+
+def run_cli_process(*args, cwd=None, timeout=300):
+    """The CLI through a subprocess, as a user's shell runs it."""
     return subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True, text=True,
                           cwd=cwd or ROOT, timeout=timeout)

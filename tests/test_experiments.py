@@ -224,10 +224,15 @@ def test_findings_and_titles_agree_with_the_csv(written, name):
     CHECKS[name](out, next(r for r in results if r.name == name))
 
 
-@pytest.mark.slow
-def test_quick_preset_findings_and_titles_agree_with_the_csv(tmp_path):
-    """The quick preset (`python -m verify experiments`): the branches the tiny scale does not reach."""
-    for result in runner.run_experiments(scale=experiments.QUICK, out_dir=str(tmp_path), seed=0):
+SWEEPS = experiments.Scale("sweeps", n=6, N=8, d_over=80, d_under=24, steps=200, sparsities=experiments.QUICK.sparsities,
+                           ns=experiments.QUICK.ns)  # the quick preset's sweeps, in a third of its time
+
+
+@pytest.mark.parametrize("scale", [SWEEPS, pytest.param(experiments.QUICK, marks=pytest.mark.soak)], ids=lambda s: s.name)
+def test_swept_findings_and_titles_agree_with_the_csv(tmp_path, scale):
+    """Several sparsities and token counts (the quick preset's, `python -m verify experiments`): the branches
+    the tiny scale does not reach."""
+    for result in runner.run_experiments(scale=scale, out_dir=str(tmp_path), seed=0):
         CHECKS[result.name](tmp_path, result)
 
 

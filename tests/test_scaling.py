@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, run_cli_process
 from tests.test_cli import assert_one_line_error
 from verify.claims import executors
 from verify.claims.verdicts.theorem2 import run_theorem2
@@ -59,7 +59,7 @@ def test_units_split_differently_give_the_same_tallies():
 
 def test_unreachable_scheduler_is_one_line_within_ten_seconds(tmp_path):
     started = time.perf_counter()
-    out = run_cli("theorem2", "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path))
+    out = run_cli_process("theorem2", "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path))
     assert time.perf_counter() - started < 10
     assert_one_line_error(out)
     assert "tcp://127.0.0.1:9" in out.stderr
@@ -67,7 +67,7 @@ def test_unreachable_scheduler_is_one_line_within_ten_seconds(tmp_path):
 
 @pytest.mark.parametrize("args", [["--workers", "0"], ["--workers", "two"], ["--example-db", "/proc/no-such-folder"]])
 def test_bad_scaling_options_are_one_line(args, tmp_path):
-    assert_one_line_error(run_cli("theorem2", *args, "--out", str(tmp_path)))
+    assert_one_line_error(run_cli_process("theorem2", *args, "--out", str(tmp_path)))
 
 
 def test_example_database_keeps_counterexamples(tmp_path):
@@ -123,7 +123,7 @@ def test_a_cluster_prints_nothing_while_port_8787_is_taken(tmp_path):
     except OSError:  # another program holds it already: the condition under test
         pass
     try:
-        out = run_cli("theorem2", "--workers", "2", "--samples", "20", "--claim", "T2.swapped", "--out", str(tmp_path))
+        out = run_cli_process("theorem2", "--workers", "2", "--samples", "20", "--claim", "T2.swapped", "--out", str(tmp_path))
     finally:
         held.close()
     assert out.returncode == 0 and "REFUTED" in out.stdout
@@ -141,7 +141,7 @@ def test_a_cluster_prints_nothing_while_port_8787_is_taken(tmp_path):
 ])
 def test_executor_bounds_are_one_line_and_start_nothing(args, named, tmp_path):
     started = time.perf_counter()
-    out = run_cli("theorem2", *args, "--samples", "5", "--out", str(tmp_path))
+    out = run_cli_process("theorem2", *args, "--samples", "5", "--out", str(tmp_path))
     assert_one_line_error(out)
     assert named in out.stderr and time.perf_counter() - started < 30
     assert list(tmp_path.iterdir()) == []
@@ -155,7 +155,7 @@ def test_a_scheduler_that_never_answers_is_one_line_within_the_connect_timeout(t
     address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
     started = time.perf_counter()
     try:
-        out = run_cli("theorem2", "--scheduler", address, "--samples", "5", "--out", str(tmp_path), timeout=60)
+        out = run_cli_process("theorem2", "--scheduler", address, "--samples", "5", "--out", str(tmp_path), timeout=60)
     finally:
         silent.close()
     assert time.perf_counter() - started < executors.CONNECT_TIMEOUT + 15

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import run_cli
+from tests.conftest import run_cli_process
 from verify.claims.cases.case import MAX_FILE_BYTES, load_case, parse_case
 from verify.errors import InputError
 from verify.numerics.definite import EXACT_MAX, positive_definite
@@ -160,7 +160,7 @@ def test_spd_check_of_1e_minus_60_identity_and_scaled_matrices():
 def test_spectrum_cost_is_bounded(tmp_path):
     path = tmp_path / "tiny.json"
     path.write_text(json.dumps({"z": ["1"] + ["1e-99999"] * 999}))
-    out = run_cli("spectrum", str(path), "--json", timeout=120)
+    out = run_cli_process("spectrum", str(path), "--json", timeout=120)
     assert out.returncode == 0, out.stderr
     values = json.loads(out.stdout)["eigenvalues"]
     assert len(values) == 1000 and float(values[-1]) == 0

@@ -39,10 +39,14 @@ class Decision(NamedTuple):
         return f"--seed {self.seed} --samples {self.samples} --dps {self.dps}"
 
 
-@functools.lru_cache(maxsize=4)
 def registry_results(decision=Decision()):
     """The decision on every built-in claim: `theorem2` and `assumption2` (its own default sweep), in this
     process; the same settings give the same results, so they are computed once per process."""
+    return _registry_results(Decision(*decision))
+
+
+@functools.lru_cache(maxsize=4)
+def _registry_results(decision):
     from verify.claims.builtin.assumption2 import run_assumption2
     from verify.claims.verdicts.theorem2 import run_theorem2
 
