@@ -1,9 +1,10 @@
-"""The CLI through a subprocess: JSON shapes, exit codes, and every bad input of the issues."""
+"""The CLI (in this process through main(argv), in a subprocess where the process matters): JSON shapes, exit
+codes, and every bad input of the issues."""
 import json
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import run_cli, run_cli_process
 from verify.errors import InputError
 
 
@@ -29,7 +30,8 @@ def test_theorem2_json_shape(tmp_path, capsys):
 
 
 def test_same_seed_same_verdicts(tmp_path):
-    runs = [json.loads(run_cli("theorem2", "--json", "--samples", "15", "--claim", "T2.swapped",
+    """Two processes (each its own hash seed, no shared proof memory) give the same report."""
+    runs = [json.loads(run_cli_process("theorem2", "--json", "--samples", "15", "--claim", "T2.swapped",
                                "--out", str(tmp_path / str(i))).stdout) for i in range(2)]
     strip = lambda d: [(c["id"], c["reading"], c["verdict"], c["evidence"].get("counterexample")) for c in d["claims"]]
     assert strip(runs[0]) == strip(runs[1])

@@ -1,7 +1,7 @@
 """Derivations D1–D6 and A2: every check passes, wrong formulas are caught by both kinds of check,
 the exact zero test is exact, the checks run in worker processes with a progress report per check,
-the terminal form fits 80 and 100 columns, and the committed LaTeX is what the tool writes, reads as
-prose (no raw markup) and compiles with no warning, no overfull box and vector fonts only."""
+the terminal form fits 80 and 100 columns, and the committed LaTeX compiles with no warning, no overfull
+box and vector fonts only (that it is what the tool writes, and its prose, are tests/test_latex_proofs.py's)."""
 import io
 import json
 import os

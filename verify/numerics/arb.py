@@ -84,10 +84,6 @@ def _norm(x):
     return (x.transpose() * x)[0, 0].sqrt()
 
 
-
-
-
-
 def bordered_inverse_block_arb(H):
     """G = H_T⁻¹ on T: the top-left block of [[H, 1], [1ᵀ, 0]]⁻¹, symmetrised, in arb."""
     n = H.nrows()
