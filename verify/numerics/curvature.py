@@ -25,7 +25,7 @@ import mpmath as mp
 import numpy as np
 
 from verify.numerics.arb import arb_matrix, arb_to_mpf, bordered_inverse_block_arb, top_eigenvalue
-from verify.numerics.curvature_balls import curvature_balls, j_balls
+from verify.numerics.curvature_balls import curvature_balls, curvature_matrix_balls, j_balls
 from verify.numerics.eigenballs import symmetric_eigenvalue_balls
 from verify.numerics.precision import bits_for, to_mpf
 from verify.numerics.secular import j_eigenvalues_mp
@@ -113,16 +113,13 @@ def lam_fast(log_z, H):
 
 def lam_precise(logits, H, dps=30):
     """Every eigenvalue of J H J on T, largest first, to about `dps` digits of λ_max (an estimate): the midpoints
-    of the balls path's enclosure of QᵀJHJQ at `dps` digits (mpmath's symmetric solver where it finds none)."""
+    of the balls path's enclosure of QᵀJHJQ at `dps` digits. ValueError where no enclosure exists at `dps`
+    (an estimate stage that breaks down: the next stage decides)."""
     with mp.workdps(dps), flint.ctx.workprec(bits_for(dps)):
-        J = jacobian_balls(*softmax_balls(logits)[:2])
-        B = on_tangent(J * arb_matrix(H) * J)
-        balls = symmetric_eigenvalue_balls(B)
-        if balls is not None:
-            return tuple(arb_to_mpf(v) for v in reversed(balls))
-        m = B.nrows()
-        values = mp.eigsy(mp.matrix([[arb_to_mpf(B[i, j]) for j in range(m)] for i in range(m)]), eigvals_only=True)
-        return tuple(sorted((+v for v in values), reverse=True))
+        balls = symmetric_eigenvalue_balls(on_tangent(curvature_matrix_balls(logits, H)))
+        if balls is None:
+            raise ValueError(f"J H J on T has no eigenvalue enclosure at {dps} digits")
+        return tuple(arb_to_mpf(v) for v in reversed(balls))
 
 
 def working_dps(H, dps):

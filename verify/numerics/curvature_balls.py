@@ -50,6 +50,12 @@ def curvature_balls(log_z, H, want=()):
                              j=tuple(j) if "j" in want else None, lam=tuple(lam) if "lam" in want else None)
 
 
+def curvature_matrix_balls(log_z, H):
+    """B = J H J (on Rⁿ) as an arb_mat for exact log-weights and exact rows of H, at the context precision."""
+    J = jacobian_balls(*softmax_balls(log_z)[:2])
+    return J * flint.arb_mat([[to_arb(v) for v in row] for row in H]) * J
+
+
 def j_balls(keys, e):
     """J's n − 1 positive eigenvalues, decreasing: the secular roots for the weights e_k = z_k/z_max, over Σe."""
     total = sum(e, flint.arb(0))

@@ -12,10 +12,9 @@ import flint
 import numpy as np
 
 from verify.numerics.curvature import curvature_fast
-from verify.numerics.arb import arb_matrix
+from verify.numerics.curvature_balls import curvature_matrix_balls
 from verify.numerics.eigenballs import symmetric_eigenvalue_balls
 from verify.numerics.precision import bits_for
-from verify.numerics.softmax import jacobian_balls, softmax_balls
 from verify.numerics.tangent import on_tangent
 
 
@@ -91,8 +90,7 @@ def enclose_multi(case, bits, keys=None):
     with flint.ctx.workprec(bits):
         blocks, tops, bottoms = [], [], []
         for log_z, H in zip(case.log_zs, case.Hs):
-            J = jacobian_balls(*softmax_balls(log_z)[:2])
-            B = J * arb_matrix(H) * J
+            B = curvature_matrix_balls(log_z, H)
             eigenvalues = symmetric_eigenvalue_balls(on_tangent(B))
             if eigenvalues is None or not eigenvalues[0] > 0:
                 return None
