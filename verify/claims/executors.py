@@ -3,8 +3,9 @@ processes, or an existing scheduler that `dask scheduler` + `dask worker` starte
 
 `Executor.run(tasks, progress)` takes (label, function, args) triples and returns their results
 in the order given, whatever order they finish in; `progress(done, total, label)` is called as
-each completes. Ctrl-C cancels what is still running and raises `Interrupted` carrying the
-results that had arrived.
+each completes. Ctrl-C kills a local cluster's worker processes at once (cancelling thousands of
+queued tasks and letting the running ones go on held the end of an interrupted run up for 15–25 s),
+or cancels a scheduler's tasks, and raises `Interrupted` carrying the results that had arrived.
 
 By default the tasks run in this process: a local cluster costs seconds of start-up (each worker
 imports numpy, SciPy, SymPy, Hypothesis and Dask: 1.5 s of CPU) and about 1.5–2× the CPU time of the
@@ -210,7 +211,10 @@ class DaskExecutor:
                 check_stop()
         except KeyboardInterrupt:
             with deferred_interrupts():
-                self.client.cancel(futures)
+                if self.cluster is not None:
+                    self._stop_workers()
+                else:  # a scheduler's workers are not ours to stop: the tasks are cancelled
+                    self.client.cancel(futures)
             raise Interrupted(results) from None
         return results
 
@@ -228,6 +232,23 @@ class DaskExecutor:
                 shutil.rmtree(self.scratch, ignore_errors=True)
             self.client = self.cluster = self.scratch = None
             self.quiet.close()
+
+    def _stop_workers(self):
+        """The local cluster's worker processes killed at once, after a Ctrl-C: the tasks still running are not
+        wanted, Dask's own close lets each run 4 s more, and a worker asked to exit while a solver runs in it can
+        print a C++ abort message; with no worker left, the client and the scheduler then close at once."""
+        import asyncio
+
+        nannies = list(self.cluster.workers.values())
+
+        async def stop_all():
+            for nanny in nannies:
+                nanny.close_gracefully(reason="interrupted")  # Dask's word for "do not restart the worker when it goes"
+                if nanny.pid:
+                    os.kill(nanny.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
+            await asyncio.gather(*(nanny.close() for nanny in nannies), return_exceptions=True)
+
+        self.cluster.sync(stop_all)
 
 
 MAX_HANDSHAKE = 1 << 20  # bytes: a Dask handshake is a few hundred; more is not a Dask scheduler
