@@ -8,6 +8,7 @@ and refuted at once — a defect that must never happen, reported loudly. INCONC
 comparison stayed tight, or a failure could not be certified. HOLDS: every case decided to hold (a
 non-strict comparison whose sides agree to every digit computed holds, and the evidence says so).
 """
+import functools
 import math
 import time
 
@@ -39,12 +40,9 @@ def prove_job(job, dps):
     """(Proof, failing cases built from its models, cases tried, algebraic certificates): the prover on one
     job's claim and domain, each proved piece's identity (or None), and the counterexample search's hints
     where the facts allow a counterexample."""
-    from verify.claims.prover.algebraic_search import certify
     from verify.claims.prover.hints import cases_from_model
-    from verify.claims.prover.prove import prove
 
-    proof = prove(job.tree, job.claim.n_range, job.claim.hessian, job.lemmas)
-    algebras = certify(job.tree, proof, job.lemmas)
+    proof, algebras = _proof_and_identities(job.tree, tuple(job.claim.n_range), job.claim.hessian, tuple(job.lemmas))
     failing, tried = [], 0
     decider = Decider(dps, job.needs)
     hints = proof.hints if job.min_n <= MAX_CHECK_N else ()  # a case beyond check's bound could not be certified
@@ -55,6 +53,17 @@ def prove_job(job, dps):
                 if decider.decide(job, case).status == FAILS:
                     failing.append(case)
     return proof, tuple(failing), tried, algebras
+
+
+@functools.lru_cache(maxsize=512)
+def _proof_and_identities(tree, n_range, family, lemmas):
+    """The prover's Proof and the algebraic identities of its pieces, found once per process: a claim decided
+    again (in another run, or as another reading of the same text) is answered from memory, as the prover is."""
+    from verify.claims.prover.algebraic_search import certify
+    from verify.claims.prover.prove import prove
+
+    proof = prove(tree, n_range, family, lemmas)
+    return proof, certify(tree, proof, lemmas)
 
 
 def formula_result(job, index, collected, dps, samples, out_dir):
