@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verify.errors import InputError
-from verify.numerics.enclosures import ball_interval, ball_mid_rad, digits_of, enclose_case
+from verify.numerics.enclosures import ball_json, digits_of, enclose_case
 from verify.numerics.precision import Log
 from tests.dense_reference import exact_mpf, helmert
 
@@ -224,15 +224,34 @@ def test_property_enclosures_contain_the_reference(case):
     assert_encloses(r, reference(H, logits))
 
 
-def test_ball_rendering_contains_the_ball():
+def _exact(x):
+    """An arb midpoint or radius (a dyadic number) as an exact Fraction."""
+    mantissa, exponent = (int(v) for v in x.man_exp())
+    return Fraction(mantissa) * Fraction(2) ** exponent
+
+
+def _contains(ball, printed):
+    mid, rad = _exact(ball.mid()), _exact(flint.arb(ball.rad()))
+    lo, hi = (Fraction(v) for v in printed["interval"])
+    return lo <= mid - rad and mid + rad <= hi
+
+
+def test_a_printed_enclosure_contains_the_ball_and_is_tight():
     rng = np.random.default_rng(3)
-    r = enclose_curvature([0, -2, -700], random_spd(rng, 3), dps=30)
-    lo, hi = ball_interval(r.lambda_min, 30)
-    with mp.workdps(60):
-        mid, rad = ball_mid_rad(r.lambda_min)
-        assert mp.mpf(lo) <= mid - rad and mid + rad <= mp.mpf(hi)
-        assert abs(mp.mpf(hi) / mp.mpf(lo) - 1) < mp.mpf(10) ** -28
-    assert ball_mid_rad(r.lambda_min)[0] == mid
+    ball = enclose_curvature([0, -2, -700], random_spd(rng, 3), dps=30).lambda_min
+    printed = ball_json(ball, 30)
+    lo, hi = (Fraction(v) for v in printed["interval"])
+    assert _contains(ball, printed) and hi / lo - 1 < Fraction(1, 10**28)
+
+
+@settings(max_examples=200, deadline=None, database=None, derandomize=True)
+@given(st.integers(-10**40, 10**40), st.integers(-400, 400), st.integers(0, 10**12), st.integers(-450, 0),
+       st.integers(5, 40))
+def test_any_printed_ball_contains_the_ball(mantissa, exponent, radius, radius_exponent, digits):
+    """Exact rationals, independent of Arb's decimal conversion: [lo, hi] holds mid ± rad at every size."""
+    mid = flint.arb(mantissa) * flint.arb(2) ** exponent
+    ball = flint.arb(mid.mid(), flint.arb(radius) * flint.arb(2) ** (exponent + radius_exponent))
+    assert _contains(ball, ball_json(ball, digits))
 
 
 @pytest.mark.parametrize("logits,H,fragment", [

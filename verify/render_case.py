@@ -6,26 +6,10 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from verify.numerics.enclosures.balls import ball_json
 from verify.numerics.precision import arb_to_mpf, decimal
 from verify.render import VALUE_DIGITS, VERDICT_STYLE, number_text
 from verify.versions import package_versions
-
-
-def ball_json(ball, digits=30):
-    """An Arb ball as decimal strings: its midpoint, its radius, and an interval [lo, hi] of `digits`-digit
-    decimals that contains it (Arb's own decimal conversion, which rounds outwards)."""
-    mid, rad, exponent = ball.mid_rad_10exp(digits)
-    scale = lambda m: decimal_from_integer(m, exponent)
-    return {"mid": scale(mid), "rad": scale(rad), "interval": [scale(mid - rad), scale(mid + rad)]}
-
-
-def decimal_from_integer(mantissa, exponent):
-    """mantissa · 10^exponent, exactly, as a decimal string in scientific notation."""
-    mantissa, exponent = int(mantissa), int(exponent)
-    if mantissa == 0:
-        return "0"
-    sign, digits = ("-" if mantissa < 0 else ""), str(abs(mantissa))
-    return f"{sign}{digits[0]}.{digits[1:] or '0'}e{exponent + len(digits) - 1:+d}"
 
 
 def case_json(report):

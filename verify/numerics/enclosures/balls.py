@@ -1,41 +1,19 @@
-"""Rendering arb balls: `[lo, hi]` decimal strings (outward rounded) and (mid, rad) as mpf."""
-import flint
-import mpmath as mp
-
-from verify.numerics.precision import arb_to_mpf
+"""An Arb ball as decimal text, the one way every output prints one: its midpoint, its radius, and an
+interval [lo, hi] of decimals that contains it (Arb's own decimal conversion, which rounds outwards)."""
 
 
-def ball_mid_rad(ball):
-    """(mid, rad) of an arb ball as exact mpf values."""
-    return arb_to_mpf(ball.mid()), arb_to_mpf(flint.arb(ball.rad()))
+def ball_json(ball, digits=30):
+    """{"mid", "rad", "interval": [lo, hi]}: decimal strings of about `digits` significant digits with
+    (mid − rad, mid + rad) of the ball inside [lo, hi]."""
+    mid, rad, exponent = ball.mid_rad_10exp(digits)
+    scale = lambda m: decimal_from_integer(m, exponent)
+    return {"mid": scale(mid), "rad": scale(rad), "interval": [scale(mid - rad), scale(mid + rad)]}
 
 
-def ball_interval(ball, digits=30):
-    """('lo', 'hi') decimal strings with `digits` significant digits and lo ≤ ball ≤ hi.
-
-    The endpoints are computed exactly as mpf, then rounded outward (floor / ceiling
-    in the last printed digit), so the printed interval still contains the ball.
-    """
-    mid, rad = ball_mid_rad(ball)
-    with mp.workdps(max(digits, 10) + 20):
-        lo, hi = mid - rad, mid + rad
-        return _outward(lo, digits, down=True), _outward(hi, digits, down=False)
-
-
-def _outward(x, digits, down):
-    if x == 0:
+def decimal_from_integer(mantissa, exponent):
+    """mantissa · 10^exponent, exactly, as a decimal string in scientific notation."""
+    mantissa, exponent = int(mantissa), int(exponent)
+    if mantissa == 0:
         return "0"
-    e = int(mp.floor(mp.log10(abs(x))))
-    step = mp.mpf(10) ** (e - digits + 1)
-    q = mp.floor(x / step) if down else mp.ceil(x / step)
-    value = q * step
-    # Verify exactly (the division above is at finite precision): widen by one step if needed.
-    if down and value > x:
-        q -= 1
-    if not down and value < x:
-        q += 1
-    sign = "-" if q < 0 else ""
-    digits_str = str(abs(int(q)))
-    exponent = e - digits + 1 + len(digits_str) - 1
-    mantissa = digits_str[0] + ("." + digits_str[1:] if len(digits_str) > 1 else "")
-    return f"{sign}{mantissa}e{exponent}"
+    sign, digits = ("-" if mantissa < 0 else ""), str(abs(mantissa))
+    return f"{sign}{digits[0]}.{digits[1:] or '0'}e{exponent + len(digits) - 1:+d}"
