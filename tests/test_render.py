@@ -2,17 +2,21 @@
 significant digits, with its exponent, never cut and never split across lines — at 80, 100 and 200
 columns; PROVED rows show their proof, a CONTRADICTION exits 3 with one loud line."""
 import io
+from fractions import Fraction
 import json
 import re
 
 import mpmath as mp
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 from verify import api, cli
 from verify.claims.cases.mode import evaluate_case
 from verify.claims.cases.case import load_case
 from verify.claims.verdicts.results import ClaimResult, Counterexample, ProofEvidence, Report, SearchEvidence
+from verify.numerics.precision import decimal
 from verify.render import SHOWN_DIGITS, VALUE_DIGITS, evidence_text, number_text, theorem2_table
 from verify.render_case import case_json, case_table
 
@@ -190,6 +194,35 @@ def test_case_mode_through_the_cli_is_readable_at_80_columns(case_report, tmp_pa
     ("0", "0"), (17, "17"), (None, "—"), ("1.23456789e-100000", "1.23457e-100000")])
 def test_number_text_keeps_the_exponent_and_never_cuts(value, shown):
     assert number_text(value) == shown
+
+
+def _as_kind(value, kind):
+    """(the number as that kind of input, its exact value)."""
+    if kind == "float":
+        return float(value), Fraction(float(value))
+    if kind == "mpf":
+        with mp.workdps(40):
+            x = mp.mpf(value.numerator) / value.denominator
+        sign, man, exp, _ = x._mpf_
+        return x, Fraction((-1) ** sign * int(man)) * Fraction(2) ** exp
+    if kind == "text":
+        text = f"{value.numerator / value.denominator:.17e}"
+        return text, Fraction(text)
+    return value, value
+
+
+@settings(max_examples=300, deadline=None, database=None, derandomize=True)
+@given(st.fractions(min_value=-10**9, max_value=10**9).filter(bool), st.sampled_from(["Fraction", "float", "mpf", "text"]),
+       st.integers(1, 40), st.booleans())
+def test_every_number_kind_prints_through_one_formatter_to_its_digits(value, kind, digits, table):
+    """A Fraction, a float, an mpf or decimal text: one formatter prints each (a table's short form drops
+    trailing zeros), within half a unit of its last digit, checked in exact rationals."""
+    given_value, exact = _as_kind(value, kind)
+    text = number_text(given_value, digits) if table else decimal(given_value, digits)
+    with mp.workdps(60):
+        exponent = int(mp.floor(mp.log10(abs(mp.mpf(exact.numerator) / exact.denominator))))
+    unit = Fraction(10) ** (exponent - digits + 1)
+    assert abs(Fraction(text) - exact) <= unit / 2 * (1 + Fraction(1, 10**6)), (text, exact)
 
 
 def _search_evidence(**changes):

@@ -6,13 +6,13 @@ the longest number it holds, so rich wraps prose only between words, never insid
 """
 import re
 
-import mpmath as mp
 from rich.console import Console
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
 from verify.claims.record import READING_TEXT
+from verify.numerics.precision import decimal
 from verify.versions import package_versions
 
 VERDICT_STYLE = {"PROVED": "bold green", "CERTIFIED": "green", "HOLDS": "cyan", "REFUTED": "bold red", "INCONCLUSIVE": "yellow",
@@ -39,8 +39,7 @@ def number_text(value, digits=SHOWN_DIGITS):
             return value
         if re.fullmatch(r"[-+]?\d+", value.strip()) and len(value.strip()) <= digits + 1:
             return value.strip()  # a short integer: all its digits
-    with mp.workdps(digits + 10):
-        return mp.nstr(mp.mpf(value), digits, min_fixed=-3, max_fixed=digits + 1)
+    return decimal(value, digits, strip_zeros=True, min_fixed=-3, max_fixed=digits + 1)
 
 
 def _number_list(values):

@@ -252,13 +252,16 @@ def exact_decimal(x):
     return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
-def decimal(value, digits=DIGITS):
-    """A decimal string with `digits` significant digits (mpf or float); below 1e-4 in scientific notation."""
+def decimal(value, digits=DIGITS, strip_zeros=False, min_fixed=-4, max_fixed=None):
+    """A number (mpf, float, int, Fraction, decimal text) as a decimal string of `digits` significant digits,
+    the one number formatter of every output: below 10^min_fixed (and from 10^max_fixed, when given) in
+    scientific notation; trailing zeros kept unless strip_zeros (a table's short form)."""
     if value is None:
         return None
-    with mp.workdps(digits + 5):  # rounded first: mpmath prints an exact 20,000-bit mantissa through str(int)
-        value = +value if isinstance(value, mp.mpf) else mp.mpf(value)
-    return mp.nstr(value, digits, strip_zeros=False, min_fixed=-4)
+    with mp.workdps(digits + 10):  # rounded first: mpmath prints an exact 20,000-bit mantissa through str(int)
+        value = +to_mpf(value)
+    layout = {} if max_fixed is None else {"max_fixed": max_fixed}
+    return mp.nstr(value, digits, strip_zeros=strip_zeros, min_fixed=min_fixed, **layout)
 
 
 def bits_for(dps):
