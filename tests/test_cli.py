@@ -69,6 +69,18 @@ def test_certificate_is_a_case_file(tmp_path):
     out = run_cli("theorem2", "--case", case, "--json")
     rows = {(c["id"], c["reading"]): c for c in json.loads(out.stdout)["claims"]}
     assert rows[("T2.eq47.max", "ambient-bounds")]["holds"] is False
+    assert rows[("T2.eq47.max", "ambient-bounds")]["verdict"] == "REFUTED"
+
+
+@pytest.mark.parametrize("inputs, claims", [
+    ({"logits": ["0", "-700", "-2"], "H": [[2, 0, 0], [0, 3, 1], [0, 1, 4]]}, []),
+    ({"z": ["0.5", "0.3", "0.2"], "H": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}, ["--claim", "T2.interlace"]),
+    ({"z": ["0.7", "0.3"], "H": [[1, 0], [0, 100]]}, ["--claim", "T2.eq47.max", "--claim", "T2.eq47.kappa"])])
+def test_strict_case_mode_exits_1_exactly_when_a_claim_is_refuted_there(tmp_path, inputs, claims):
+    """--strict means one thing everywhere: exit 1 when a claim is REFUTED (here: the balls prove it fails)."""
+    case = write(tmp_path, "case.json", inputs)
+    verdicts = [c["verdict"] for c in json.loads(run_cli("theorem2", "--case", case, *claims, "--json").stdout)["claims"]]
+    assert run_cli("theorem2", "--case", case, *claims, "--strict").returncode == (1 if "REFUTED" in verdicts else 0)
 
 
 GOOD_H = [[1, 0], [0, 1]]

@@ -115,7 +115,7 @@ def _theorem2_case(args):
         print(json.dumps(case_json(report), indent=2))
     else:
         case_table(case, report)
-    return 1 if args.strict and any(not r.holds for r in report.rows) else 0
+    return 1 if args.strict and report.refuted else 0
 
 
 def cmd_check(args):

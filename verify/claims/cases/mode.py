@@ -53,6 +53,11 @@ class CaseReport:
     bits: int = 0
     method: str = ""
 
+    @property
+    def refuted(self):
+        """The rows the balls prove fail at this case: what `--strict` exits 1 for, as in every other command."""
+        return [row for row in self.rows if row.verdict == "REFUTED"]
+
 
 def evaluate_case(case, dps=50, claim_ids=None):
     """Case mode: every single-example claim (and reading) at one case."""
