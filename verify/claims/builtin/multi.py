@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import flint
 
 from verify.claims.search import sampling as search
-from verify.claims.certificates.files import FORMAT, checked_dps, exact_keys, write
+from verify.claims.certificates.files import FORMAT, checked_dps, exact_keys, write_confirmed
 from verify.claims.cases.case import parse_case
 from verify.claims.executors import check_stop
 from verify.claims.builtin.multi_balls import MultiCase, decide_multi
@@ -97,10 +97,10 @@ def multi_result(claim, collected, dps, out_dir):
     )
     if counterexample is not None:
         body = certificate_body(claim, counterexample, max(dps, CERTIFY_DPS))
-        path = str(write(out_dir, body)) if out_dir is not None else None
-        check = check_multi_certificate(body, path or "certificate (in memory)")
+        check = check_multi_certificate(body, "certificate (in memory)")
         evidence = evidence.with_(certificate_check=check.summary)
-        return _result(claim, "REFUTED" if check.confirmed else "INCONCLUSIVE", evidence, path, body)
+        return _result(claim, "REFUTED" if check.confirmed else "INCONCLUSIVE", evidence,
+                       write_confirmed(out_dir, body, check), body)
     if largest_radius >= 10 ** (-dps / 2):
         evidence = evidence.with_(note=f"some balls stayed wider than 10^(−{dps // 2}); raise the precision")
         return _result(claim, "INCONCLUSIVE", evidence)

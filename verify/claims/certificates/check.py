@@ -10,7 +10,7 @@ Three kinds, one file format (JSON, keys validated exactly: an unknown or missin
 - "proof": a PROVED claim's facts and SMT-LIB2 queries (verify.claims.certificates.proof).
 """
 from verify.claims.certificates import counterexample
-from verify.claims.certificates.files import FORMAT, checked_dps, exact_keys, write
+from verify.claims.certificates.files import FORMAT, checked_dps, exact_keys
 from verify.claims.cases.case import parse_case, read_json
 from verify.claims.certificates.stored_claim import MAX_CHECK_N, certified_claim, in_domain, reject_claims_file
 from verify.claims.verdicts.results import CheckResult

@@ -15,7 +15,7 @@ from verify.claims.language.balls import UNDEFINED, Balls, Huge
 from verify.claims.language.evaluate import decide, value
 from verify.claims.language.outcome import FAILS, TIGHT
 from verify.claims.language.quantities import needs as needs_of
-from verify.claims.language.syntax import And, Compare, ForAll, Index, Not, Or, names
+from verify.claims.language.syntax import And, Compare, Index, Not, Or, names
 from verify.claims.language.text import instantiate, to_text
 from verify.claims.language.values import ball_point, ball_spectrum
 from verify.numerics.arb import arb_to_mpf

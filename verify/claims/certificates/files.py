@@ -22,6 +22,12 @@ def write(out_dir, body):
     return atomic.write_text(out / file_name(body["claim"], body.get("reading")), json.dumps(body, indent=2) + "\n")
 
 
+def write_confirmed(out_dir, body, check):
+    """The one rule for every certificate a run writes: only once `check` (its CheckResult, from the certificate
+    in memory) confirms it, under out_dir when given. Its path, or None."""
+    return str(write(out_dir, body)) if check.confirmed and out_dir is not None else None
+
+
 def exact_keys(data, keys, where):
     """InputError unless data has exactly `keys` (an unknown key is a misspelling until shown otherwise)."""
     missing = [k for k in keys if k not in data]

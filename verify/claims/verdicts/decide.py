@@ -13,7 +13,7 @@ import math
 import time
 
 from verify.claims.certificates import check as certificates
-from verify.claims.certificates.files import write
+from verify.claims.certificates.files import write, write_confirmed
 from verify.claims.search.engine import CANDIDATES, Decider, collect, first_certified, search_outcome, single_tasks
 from verify.claims.certificates.stored_claim import MAX_CHECK_N
 from verify.claims.executors import run_tasks
@@ -135,7 +135,7 @@ def _proved(job, proof, evidence, out_dir, algebras=()):
         if problem:  # the balls at a case of the domain disagree with the disproof: never report it
             return result(job, "CONTRADICTION" if "holds" in problem else "INCONCLUSIVE",
                           evidence.with_(note=f"the prover proved the claim false everywhere, but {problem}"))
-    body = proof_body(job, proof, case, algebras)
+    body = proof_body(job, proof, case, algebras)  # the two solvers' own answers: `check` would only ask them again
     path = str(write(out_dir, body)) if out_dir is not None else None
     if proof.status == "disproved":
         evidence = evidence.with_(note="false for every case of its domain: the cited facts imply its negation")
@@ -216,10 +216,9 @@ def refute(job, case, dps, evidence, out_dir=None):
                                                             binding["rhs"], body["margin"]))
     check = certificates.check_body(body, "certificate (in memory)")
     evidence = evidence.with_(certificate_check=check.summary)
-    if not check.confirmed:  # a certificate is written only once `check` confirms it
+    if not check.confirmed:
         return result(job, "INCONCLUSIVE", evidence)
-    path = str(write(out_dir, body)) if out_dir is not None else None
-    return result(job, "REFUTED", evidence, certificate=path, body=body)
+    return result(job, "REFUTED", evidence, certificate=write_confirmed(out_dir, body, check), body=body)
 
 
 def result(job, verdict, evidence, certificate=None, body=None):
