@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from verify.claims.language.evaluate import decide_at
 from verify.claims.language.latex import claim_latex
 from verify.claims.language.parser import MAX_TEXT, parse_claim, parse_fact
+from verify.claims.language.quantities import QUANTITIES
 from verify.claims.language.syntax import And, Compare, ForAll, Item, Not, Num, Or, names
 from verify.claims.language.text import to_text
 from verify.claims.language.values import Point
@@ -294,3 +295,25 @@ def test_no_did_you_mean_without_a_near_spelling():
         with pytest.raises(InputError) as error:
             parse_claim(text)
         assert "did you mean" not in str(error.value)
+
+
+@pytest.mark.parametrize("text", [f"{q.name} > 0" if not q.series else f"forall k in 1..n-1: {q.name}(k) > 0"
+                                  for q in QUANTITIES if q.name != "n"])
+def test_each_stage_computes_what_a_claim_reads_and_decides_it(text):
+    """The precise and ball stages compute only what a claim's names need (z alone: no curvature); every quantity
+    still gets a value there, so a claim reading it is decided, never left undecided by a value not computed."""
+    from verify.api import make_case
+    from verify.claims.language.balls import Balls
+    from verify.claims.language.evaluate import decide
+    from verify.claims.language.quantities import needs
+    from verify.claims.language.values import ball_point, ball_spectrum, mp_point
+    from verify.numerics.precision import bits_for
+
+    tree = parse_claim(text, (4, 4))
+    case = make_case(logits=[0, -1, -3, -7], H=[[4, 1, 0, 0], [1, 3, 1, 0], [0, 1, 5, 1], [0, 0, 1, 6]])
+    wanted = needs(names(tree))
+    bits = bits_for(60)
+    with flint.ctx.workprec(bits):
+        precise = decide(tree, mp_point(case, 50, wanted), Balls())
+        balls = decide(tree, ball_point(case, ball_spectrum(case, wanted), bits), Balls())
+    assert precise.decided and precise.holds and balls.decided and balls.holds

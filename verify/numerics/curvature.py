@@ -35,8 +35,8 @@ from verify.numerics.structure import isotropic
 from verify.numerics.tangent import centre, on_tangent, tangent_basis
 
 EPS = np.finfo(float).eps
-__all__ = ["CurvatureSpectrum", "curvature_fast", "curvature_precise", "curvature_balls", "isotropic_on_tangent",
-           "j_extremes_balls", "lam_fast", "lam_precise", "scaled_operators", "working_dps"]
+__all__ = ["CurvatureSpectrum", "coefficients_precise", "curvature_fast", "curvature_precise", "curvature_balls",
+           "isotropic_on_tangent", "j_extremes_balls", "lam_fast", "lam_precise", "scaled_operators", "working_dps"]
 
 
 def _spectrum(n, values, z_desc, rel_err, dps):
@@ -177,6 +177,14 @@ def curvature_precise(log_z, H, dps=30):
         z_desc = tuple(sorted((arb_to_mpf(v) for v in z), reverse=True))
         rel_err = max(err_B, err_Bp, err_L, err_mu, err_La, err_ma, 10.0 ** (-work + 5))
         return _spectrum(n, values, z_desc, rel_err, dps)
+
+
+def coefficients_precise(log_z, dps=30):
+    """z (largest first) and R to about `dps` digits, and no curvature: what a claim of z (or of J) alone reads."""
+    with mp.workdps(dps + 10), flint.ctx.workprec(bits_for(dps + 10)):
+        z_desc = tuple(sorted((arb_to_mpf(v) for v in softmax_balls(log_z)[0]), reverse=True))
+        return CurvatureSpectrum(len(log_z), None, None, None, None, None, None, z_desc, 10.0 ** (-dps - 5), dps,
+                                 R=z_desc[0] / z_desc[-1])
 
 
 # ---------------------------------------------------------------- balls

@@ -28,10 +28,11 @@ from verify.numerics.tangent import tangent_basis_arb
 WANTS = ("j", "lam")
 
 
-def curvature_balls(log_z, H, want=()):
+def curvature_balls(log_z, H, want=(), curvature=True):
     """A CurvatureSpectrum of Arb balls for exact log-weights `log_z` and exact symmetric positive definite
     rows `H`, at the context precision (flint.ctx.workprec); `want` ⊆ {"j", "lam"} also fills J's positive
-    eigenvalues and all eigenvalues of J H J on T (both decreasing)."""
+    eigenvalues and all eigenvalues of J H J on T (both decreasing). curvature=False leaves J H J and H
+    alone (their fields None; "lam" needs them): z, R and J's eigenvalues are all a claim of z or J reads."""
     unknown = set(want) - set(WANTS)
     if unknown:
         raise InputError(f"want has {sorted(unknown)!r}; ask for a subset of {list(WANTS)}")
@@ -40,8 +41,12 @@ def curvature_balls(log_z, H, want=()):
     z, complements, e = softmax_balls(log_z)
     order = sorted(range(n), key=lambda i: keys[i], reverse=True)
     shape = isotropic(H)
-    j = j_balls(keys, e) if "j" in want or shape is not None else None
-    if shape is not None:
+    if "lam" in want and not curvature:
+        raise InputError("want has 'lam', which needs the curvature; drop curvature=False")
+    j = j_balls(keys, e) if "j" in want or (curvature and shape is not None) else None
+    if not curvature:
+        constants, lam, kappa = (None,) * 4, [None], None
+    elif shape is not None:
         constants, lam, kappa = _isotropic(shape, n, j)
     else:
         constants, lam, kappa = _general(z, complements, H, "lam" in want)

@@ -16,6 +16,7 @@ from verify.claims.language.balls import Balls
 from verify.claims.language.evaluate import decide
 from verify.claims.language.outcome import FAILS, HOLDS, TIGHT
 from verify.claims.language.parser import normalise, parse_claim
+from verify.claims.language.quantities import CURVATURE, SERIES
 from verify.claims.language.text import to_text
 from verify.claims.language.values import ball_point, mp_point, mp_spectrum
 from verify.claims.builtin.registry import select
@@ -66,7 +67,7 @@ def evaluate_case(case, dps=50, claim_ids=None):
     jobs = [Job(c, r) for c in select("theorem2", claim_ids) if not c.multi and c.min_n <= case.n for r in c.readings]
     needs = frozenset().union(*(job.needs for job in jobs)) if jobs else frozenset()
     balls, bits, method = case_balls(case, dps)
-    q = (midpoints(balls, bits, dps) if not needs else None) or mp_spectrum(case, dps, needs)
+    q = (midpoints(balls, bits, dps) if not needs & SERIES else None) or mp_spectrum(case, dps, needs | CURVATURE)
     rows = tuple(evaluate_job(job, case, dps, q, balls, bits) for job in jobs)
     return CaseReport(q, balls, rows, bits, method)
 
@@ -98,7 +99,7 @@ def _rigorous(job, case, dps, balls, bits):
     the series added where the claim reads them, and exact arithmetic where they cannot separate the sides."""
     from verify.claims.exact import exact_outcome
 
-    if balls is not None and not job.needs:
+    if balls is not None and not job.needs & SERIES:
         with flint.ctx.workprec(bits):
             outcome = decide(job.tree, ball_point(case, balls, bits), Balls())
         if not outcome.decided:

@@ -14,7 +14,9 @@ import flint
 import mpmath as mp
 import numpy as np
 
-from verify.numerics.curvature import curvature_balls, curvature_fast, curvature_precise, lam_fast, lam_precise
+from verify.claims.language.quantities import CURVATURE, SERIES
+from verify.numerics.curvature import (coefficients_precise, curvature_balls, curvature_fast, curvature_precise,
+                                       lam_fast, lam_precise)
 from verify.numerics.precision import bits_for, to_arb
 from verify.numerics.secular import j_eigenvalues, j_eigenvalues_mp, within_float_range
 
@@ -128,15 +130,19 @@ def lam_errors(lam, n, unit):
 # ---------------------------------------------------------------- mpmath
 
 
-def mp_point(case, dps, needs=frozenset(), spectrum=None):
+def mp_point(case, dps, needs=CURVATURE, spectrum=None):
     """The precise path at `dps` digits (an estimate: its rel_err is not a bound)."""
     q = spectrum or mp_spectrum(case, dps, needs)
     errors = lam_errors(q.lam, case.n, 10.0 ** -(q.dps + 15)) if q.lam is not None else None
     return Point(case.n, q, bits_for(dps + 10), case.L, case.mu, rel_err=max(q.rel_err, 10.0 ** -q.dps), lam_errors=errors)
 
 
-def mp_spectrum(case, dps, needs=frozenset()):
-    q = curvature_precise(case.logits, case.H, dps)
+def mp_spectrum(case, dps, needs=CURVATURE):
+    """The precise path's spectrum of what `needs` asks for (see quantities.Quantity.needs); z and R always."""
+    if "curvature" not in needs:
+        q = coefficients_precise(case.logits, dps)
+    else:
+        q = curvature_precise(case.logits, case.H, dps)
     extra = {}
     if "j" in needs:
         extra["j"] = tuple(j_eigenvalues_mp(list(case.logits), dps=dps + 10)[:-1])
@@ -148,9 +154,10 @@ def mp_spectrum(case, dps, needs=frozenset()):
 # ---------------------------------------------------------------- balls
 
 
-def ball_spectrum(case, needs=frozenset()):
-    """Every quantity as an Arb ball at the context precision (None where it could not be enclosed)."""
-    return curvature_balls(case.logits, case.H, want=tuple(sorted(needs)))
+def ball_spectrum(case, needs=CURVATURE):
+    """What `needs` asks for (z and R always) as Arb balls at the context precision (None where a quantity
+    could not be enclosed, or was not asked for)."""
+    return curvature_balls(case.logits, case.H, want=tuple(sorted(needs & SERIES)), curvature="curvature" in needs)
 
 
 def ball_point(case, spectrum, bits):
