@@ -83,6 +83,27 @@ def test_strict_case_mode_exits_1_exactly_when_a_claim_is_refuted_there(tmp_path
     assert run_cli("theorem2", "--case", case, *claims, "--strict").returncode == (1 if "REFUTED" in verdicts else 0)
 
 
+def test_strict_case_mode_ignores_a_row_that_fails_undecided(tmp_path, monkeypatch):
+    """A row that does not hold at the working precision, which the balls leave undecided (INCONCLUSIVE), is not a
+    refutation: --strict exits 0 (it once exited 1 for any row that did not hold)."""
+    import dataclasses
+
+    import verify.api
+
+    evaluate = verify.api.evaluate_case
+
+    def undecided(*args):
+        report = evaluate(*args)
+        rows = tuple(dataclasses.replace(r, holds=False, verdict="INCONCLUSIVE") if r.verdict == "REFUTED" else r
+                     for r in report.rows)
+        return dataclasses.replace(report, rows=rows)
+
+    case = write(tmp_path, "case.json", {"z": ["0.7", "0.3"], "H": [[1, 0], [0, 100]]})
+    assert run_cli("theorem2", "--case", case, "--strict").returncode == 1
+    monkeypatch.setattr(verify.api, "evaluate_case", undecided)
+    assert run_cli("theorem2", "--case", case, "--strict").returncode == 0
+
+
 GOOD_H = [[1, 0], [0, 1]]
 BAD_CASES = {
     "malformed": "{not json",

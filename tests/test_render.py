@@ -223,6 +223,8 @@ def test_every_number_kind_prints_through_one_formatter_to_its_digits(value, kin
         exponent = int(mp.floor(mp.log10(abs(mp.mpf(exact.numerator) / exact.denominator))))
     unit = Fraction(10) ** (exponent - digits + 1)
     assert abs(Fraction(text) - exact) <= unit / 2 * (1 + Fraction(1, 10**6)), (text, exact)
+    significant = text.split("e")[0].replace("-", "").replace(".", "").strip("0")
+    assert len(significant) <= digits, text
 
 
 def _search_evidence(**changes):

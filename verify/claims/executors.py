@@ -160,6 +160,7 @@ class DaskExecutor:
         from distributed.utils import silence_logging_cmgr
 
         self.cluster = self.client = self.scratch = None
+        self.closes_after_run = False  # set by run_tasks for the executor it makes (and closes) itself
         self.quiet = contextlib.ExitStack()  # Dask's loggers stay silent for the executor's lifetime
         for name in NOISY_LOGGERS:
             self.quiet.enter_context(silence_logging_cmgr(QUIET, root=name))
@@ -211,9 +212,9 @@ class DaskExecutor:
                 check_stop()
         except KeyboardInterrupt:
             with deferred_interrupts():
-                if self.cluster is not None:
+                if self.cluster is not None and self.closes_after_run:
                     self._stop_workers()
-                else:  # a scheduler's workers are not ours to stop: the tasks are cancelled
+                else:  # a scheduler's workers, or a cluster its caller keeps, are not ours to stop: cancel the tasks
                     self.client.cancel(futures)
             raise Interrupted(results) from None
         return results
@@ -234,7 +235,8 @@ class DaskExecutor:
             self.quiet.close()
 
     def _stop_workers(self):
-        """The local cluster's worker processes killed at once, after a Ctrl-C: the tasks still running are not
+        """The local cluster's worker processes killed at once, after a Ctrl-C in a run that closes the cluster
+        next (run_tasks' own executor; a caller's is left running, its tasks cancelled): the tasks still running are not
         wanted, Dask's own close lets each run 4 s more, and a worker asked to exit while a solver runs in it can
         print a C++ abort message; with no worker left, the client and the scheduler then close at once."""
         import asyncio
@@ -244,7 +246,7 @@ class DaskExecutor:
         async def stop_all():
             for nanny in nannies:
                 nanny.close_gracefully(reason="interrupted")  # Dask's word for "do not restart the worker when it goes"
-                if nanny.pid:
+                with contextlib.suppress(OSError, TypeError):  # already gone (reaped, or restarting: no pid)
                     os.kill(nanny.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
             await asyncio.gather(*(nanny.close() for nanny in nannies), return_exceptions=True)
 
@@ -359,6 +361,8 @@ def run_tasks(tasks, progress=None, executor=None, workers=None, scheduler=None)
     executor_for) and closed afterwards; after Ctrl-C, the results that had arrived (None for the others)."""
     own = executor is None
     executor = executor or executor_for(workers, scheduler, len(tasks))
+    if own and isinstance(executor, DaskExecutor):
+        executor.closes_after_run = True  # so a Ctrl-C may kill its workers at once
     results, interrupted = [None] * len(tasks), False
     try:
         results = executor.run(tasks, progress)

@@ -182,8 +182,10 @@ def curvature_precise(log_z, H, dps=30):
 def coefficients_precise(log_z, dps=30):
     """z (largest first) and R to about `dps` digits, and no curvature: what a claim of z (or of J) alone reads."""
     with mp.workdps(dps + 10), flint.ctx.workprec(bits_for(dps + 10)):
-        z_desc = tuple(sorted((arb_to_mpf(v) for v in softmax_balls(log_z)[0]), reverse=True))
-        return CurvatureSpectrum(len(log_z), None, None, None, None, None, None, z_desc, 10.0 ** (-dps - 5), dps,
+        z = softmax_balls(log_z)[0]
+        z_desc = tuple(sorted((arb_to_mpf(v) for v in z), reverse=True))
+        rel_err = max([10.0 ** (-dps - 5)] + [float(arb_to_mpf(flint.arb(v.rad())) / abs(arb_to_mpf(v))) for v in z])
+        return CurvatureSpectrum(len(log_z), None, None, None, None, None, None, z_desc, rel_err, dps,
                                  R=z_desc[0] / z_desc[-1])
 
 

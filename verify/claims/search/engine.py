@@ -21,6 +21,7 @@ from verify.claims.exact import exact_outcome
 from verify.claims.executors import check_stop
 from verify.claims.language.evaluate import decide_at
 from verify.claims.language.outcome import FAILS, HOLDS, TIGHT
+from verify.claims.language.quantities import CURVATURE
 from verify.claims.language.values import Point, ball_point, ball_spectrum, float_point, mp_point
 from verify.claims.verdicts.results import InterruptedEvidence, SearchEvidence
 from verify.errors import InputError
@@ -59,7 +60,7 @@ class Decider:
     (a Case is a frozen, hashable record of exact numbers); `precise_rechecks` counts the mpmath
     re-decisions and `ball_decisions` the ball ones, cached or not."""
 
-    def __init__(self, dps, needs=frozenset()):
+    def __init__(self, dps, needs=CURVATURE):  # a claim's needs (quantities.needs): by default the curvature
         self.dps, self.needs = dps, frozenset(needs)
         self.precise_rechecks = 0
         self.ball_decisions = 0
