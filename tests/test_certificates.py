@@ -167,3 +167,16 @@ def test_multi_certificate_round_trips_and_an_agreeing_case_is_not_confirmed():
     body = certificate_body(REGISTRY["T2.multi"], random_multi_case(3, 1), 50)
     result = check_body(json.loads(json.dumps(body)))
     assert not result.confirmed and "overlap" in result.reason
+
+
+def test_an_unconfirmed_several_examples_certificate_is_never_written(tmp_path, monkeypatch):
+    """A search that reports a T2.multi disagreement `check` cannot confirm (here every case is made to look
+    like one; the balls overlap) gives INCONCLUSIVE and writes no certificate."""
+    from verify.claims.builtin import multi
+
+    monkeypatch.setattr(multi, "multi_verdict", lambda case, dps: (1.0, 0.0, False))
+    report = run_theorem2(seed=0, samples=10, claim_ids=["T2.multi"], out_dir=str(tmp_path / "certs"), workers=1)
+    (result,) = report.claims
+    assert result.verdict == "INCONCLUSIVE" and result.certificate is None
+    assert "overlap" in result.evidence.certificate_check
+    assert not (tmp_path / "certs").exists() or not any((tmp_path / "certs").iterdir())
