@@ -144,7 +144,7 @@ def _curvature_isotropic(log_z, a, b, dps):
         a, b = to_mpf(a), to_mpf(b)
         with flint.ctx.workprec(mp.mp.prec):
             z = softmax_balls(log_z)[0]
-        z_desc = tuple(sorted((arb_to_mpf(v) for v in z), reverse=True))
+        z_desc = _descending(z)
         ambient = sorted([a, a + n * b])
         values = (a * eigenvalues[0] ** 2, a * eigenvalues[-2] ** 2, a, a, ambient[1], ambient[0])
         return _spectrum(n, values, z_desc, 10.0 ** (-dps - 5), dps)
@@ -174,16 +174,21 @@ def curvature_precise(log_z, H, dps=30):
         inv_mu_amb, err_ma = top_eigenvalue(Hm.inv())
         z_min_mp = arb_to_mpf(z_min)
         values = (top_B, z_min_mp**2 / top_Bp, L_T, 1 / inv_mu_T, L_amb, 1 / inv_mu_amb)
-        z_desc = tuple(sorted((arb_to_mpf(v) for v in z), reverse=True))
+        z_desc = _descending(z)
         rel_err = max(err_B, err_Bp, err_L, err_mu, err_La, err_ma, 10.0 ** (-work + 5))
         return _spectrum(n, values, z_desc, rel_err, dps)
+
+
+def _descending(z):
+    """The coefficients' balls as mpf midpoints, largest first."""
+    return tuple(sorted((arb_to_mpf(v) for v in z), reverse=True))
 
 
 def coefficients_precise(log_z, dps=30):
     """z (largest first) and R to about `dps` digits, and no curvature: what a claim of z (or of J) alone reads."""
     with mp.workdps(dps + 10), flint.ctx.workprec(bits_for(dps + 10)):
         z = softmax_balls(log_z)[0]
-        z_desc = tuple(sorted((arb_to_mpf(v) for v in z), reverse=True))
+        z_desc = _descending(z)
         rel_err = max([10.0 ** (-dps - 5)] + [float(arb_to_mpf(flint.arb(v.rad())) / abs(arb_to_mpf(v))) for v in z])
         return CurvatureSpectrum(len(log_z), None, None, None, None, None, None, z_desc, rel_err, dps,
                                  R=z_desc[0] / z_desc[-1])

@@ -17,6 +17,7 @@ Any field is None when its quantity could not be enclosed at this precision; the
 import flint
 
 from verify.errors import InputError
+from verify.numerics.arb import arb_matrix
 from verify.numerics.eigenballs import symmetric_eigenvalue_balls
 from verify.numerics.precision import to_arb
 from verify.numerics.secular_balls import secular_balls
@@ -58,7 +59,7 @@ def curvature_balls(log_z, H, want=(), curvature=True):
 def curvature_matrix_balls(log_z, H):
     """B = J H J (on Rⁿ) as an arb_mat for exact log-weights and exact rows of H, at the context precision."""
     J = jacobian_balls(*softmax_balls(log_z)[:2])
-    return J * flint.arb_mat([[to_arb(v) for v in row] for row in H]) * J
+    return J * arb_matrix(H) * J
 
 
 def j_balls(keys, e):
@@ -80,7 +81,7 @@ def _isotropic(shape, n, j):
 def _general(z, complements, H, every):
     """((L_T, μ_T, L, μ), λ decreasing, κ) through the symmetric problems of the module docstring."""
     n = len(z)
-    Hb = flint.arb_mat([[to_arb(v) for v in row] for row in H])
+    Hb = arb_matrix(H)
     Q = tangent_basis_arb(n)
     H_T = Q.transpose() * Hb * Q
     constants = _constants(H, Hb, H_T)

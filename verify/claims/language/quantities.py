@@ -38,7 +38,7 @@ QUANTITIES = (
     Quantity("j", "j", "j(k): the k-th largest positive eigenvalue of J(z) = diag(z) − zzᵀ, 1 ≤ k ≤ n − 1",
              series="j", last=N_MINUS_1, needs=frozenset({"j"})),
     Quantity("lambda", r"\lambda", "lambda(k): the k-th largest eigenvalue of J H J on T = 1^⊥, 1 ≤ k ≤ n − 1",
-             series="lam", last=N_MINUS_1, needs=frozenset({"lam", "curvature"})),
+             series="lam", last=N_MINUS_1, needs=frozenset({"lam"}) | CURVATURE),
     Quantity("z_max", r"z_{\max}", "the largest coefficient, z(1)", item=("z", Index(1))),
     Quantity("z_min", r"z_{\min}", "the smallest coefficient, z(n)", item=("z", N_INDEX)),
     Quantity("j_max", r"j_{\max}", "the largest positive eigenvalue of J, j(1)", item=("j", Index(1)),

@@ -137,7 +137,7 @@ def shrink(tree, piece, available, used, negate, proved=None):
     """A smaller set of facts that still proves the piece: the core of the core, then each schema or order
     fact (they add an instance per index) dropped in turn while Z3 still proves it quickly. Each trial runs in
     a fresh context, so its answer depends on its text alone (a context shared by the trials made one trial
-    of Theorem 2 run into the 10 s wall-clock backstop that a fresh context answers in 0.06 s)."""
+    of Theorem 2 run into the wall-clock backstop, then 10 s, that a fresh context answers in 0.06 s)."""
     by_id = {f.id: f for f in available}
     for _ in range(3):
         query = build_query(tree, piece, [by_id[i] for i in used], negate)
