@@ -36,7 +36,7 @@ def enclose_curvature(logits, H, dps=30, z=None):
 
 def _fraction(x):
     sign, man, exp, _ = x._mpf_
-    value = Fraction(man) * Fraction(2) ** exp
+    value = Fraction(int(man)) * Fraction(2) ** exp
     return -value if sign else value
 
 

@@ -3,7 +3,7 @@ import platform
 from importlib import metadata
 
 DISTRIBUTION = "softmax-attention-verify"  # this project's name on the package index (its import package is `verify`)
-PACKAGES = (DISTRIBUTION, "numpy", "scipy", "sympy", "mpmath", "hypothesis", "python-flint", "rich", "matplotlib", "z3-solver", "cvc5",
+PACKAGES = (DISTRIBUTION, "numpy", "scipy", "sympy", "mpmath", "gmpy2", "hypothesis", "python-flint", "rich", "matplotlib", "z3-solver", "cvc5",
             "distributed", "jax", "optax")
 
 

@@ -97,6 +97,7 @@ def _binary(value, where):
     if not mp.isfinite(value):
         raise InputError(f"{where} is {value}; every number must be finite")
     sign, man, exp, bc = value._mpf_
+    man = int(man)  # mpmath's mantissa is a gmpy2 mpz when gmpy2 is its backend
     if man == 0:
         return Fraction(0)
     if bc > MAX_BITS or abs(exp) > MAX_BITS:
@@ -207,7 +208,7 @@ def to_fraction(x):
         return x
     if isinstance(x, mp.mpf):
         sign, man, exp, _ = x._mpf_
-        value = Fraction(man) * (Fraction(2) ** exp)
+        value = Fraction(int(man)) * (Fraction(2) ** exp)
         return -value if sign else value
     return Fraction(x)
 
@@ -218,14 +219,15 @@ def to_arb(x):
         return x
     if isinstance(x, Fraction):
         if x.denominator == 1:
-            return flint.arb(flint.fmpz(x.numerator))
-        return flint.arb(flint.fmpq(x.numerator, x.denominator))
+            return flint.arb(flint.fmpz(int(x.numerator)))
+        return flint.arb(flint.fmpq(int(x.numerator), int(x.denominator)))
     if isinstance(x, Log):
         return to_arb(x.of).log()
     if isinstance(x, (int, float)):
         return flint.arb(x)
     sign, man, exp, _ = (x if isinstance(x, mp.mpf) else mp.mpf(x))._mpf_  # an mpf keeps every bit it carries
-    return flint.arb(flint.arf((-man if sign else man, exp)))
+    man = int(man)
+    return flint.arb(flint.arf((-man if sign else man, int(exp))))
 
 
 def exact_decimal(x):
