@@ -107,8 +107,8 @@ def test_registry_has_every_a2_claim_with_a_checker():
     for claim_id in A2_IDS:
         claim = REGISTRY[claim_id]
         assert claim.checker is not None and claim.command == "assumption2"
-        verdict, evidence = claim.checker(np.random.default_rng(0), small)
-        assert verdict in {"PROVED", "HOLDS"}, (claim_id, evidence)
+        outcome, evidence = claim.checker(np.random.default_rng(0), small)
+        assert outcome in {"proved", "holds"}, (claim_id, evidence)
 
 
 def test_default_sweep_json_and_plot(tmp_path):
@@ -203,3 +203,31 @@ def test_a_users_dimensions_get_verdicts_and_readable_evidence():
         assert verdict in text
     assert " ge " not in text and " lt " not in text and "['" not in text and "{'" not in text
     assert "d ≥ nN: worst kappa error" in text and "read, not machine-checked" in text
+
+
+def test_a_failure_the_checkers_measure_in_float64_is_inconclusive_never_refuted(monkeypatch):
+    """No certificate kind stands behind T2.up's float64 interlacing check: a failure it sees is reported, with the
+    d where it was seen, and settles nothing (REFUTED needs a certificate `check` confirms, for every claim)."""
+    real = a2_claims.under_parameterized
+
+    def failing(n, N, d, rng, *args, **kwargs):
+        import dataclasses
+
+        return dataclasses.replace(real(n, N, d, rng, *args, **kwargs), interlacing_holds=False)
+
+    monkeypatch.setattr(a2_claims, "under_parameterized", failing)
+    report = a2_claims.run_assumption2(seed=1, claim_ids=["T2.up"], workers=1)
+    (result,) = report.claims
+    assert result.verdict == "INCONCLUSIVE" and report.refuted == []
+    assert "interlacing failed in float64" in result.evidence.note and result.certificate is None
+
+
+def test_the_verdict_of_an_outcome_is_refuted_only_with_a_confirmed_certificate():
+    from verify.claims.verdicts.results import OUTCOMES, verdict_of
+
+    for outcome in OUTCOMES:
+        for certified in (False, True):
+            assert (verdict_of(outcome, certified) == "REFUTED") == (outcome == "fails" and certified)
+    assert {verdict_of(o) for o in OUTCOMES} == {"PROVED", "HOLDS", "INCONCLUSIVE"}
+    with pytest.raises(ValueError, match="outcome 'refuted'"):
+        verdict_of("refuted")

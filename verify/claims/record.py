@@ -131,7 +131,7 @@ class CheckerClaim:
     latex: str
     hypotheses: tuple
     readings: tuple = (None,)
-    checker: Callable = field(repr=False, default=None)  # (rng, settings) -> (verdict, evidence), A2 claims
+    checker: Callable = field(repr=False, default=None)  # (rng, settings) -> (outcome, evidence), A2 claims
     command: str = "theorem2"
     multi: bool = False
     min_n: int = 2

@@ -1,7 +1,9 @@
 """Assumption 2 in the claims layer: the claims A2.dim, A2.seq, A2.decouple and T2.up as records with
 their checkers, and the `assumption2` command's library API (the default sweep; one user's dimensions).
 
-A checker takes (rng, settings) and returns (verdict, evidence); the mathematics it checks lives in
+A checker takes (rng, settings) and returns (outcome, evidence) — "proved", "holds", "fails" or "undecided" —
+and `verdict_of` gives the verdict, as for every claim (no certificate kind stands behind these measurements,
+so a failure they see is INCONCLUSIVE, never REFUTED); the mathematics it checks lives in
 verify.numerics.assumption2. Which d each claim is about is decided here: T2.up and the least
 violations of A2.dim are about d < nN, the decoupled formulas of A2.decouple compare d ≥ nN with d < nN,
 and A2.seq needs d ≥ n.
@@ -15,7 +17,7 @@ import numpy as np
 from verify import options
 from verify.claims.executors import run_tasks
 from verify.claims.record import Claim
-from verify.claims.verdicts.results import ClaimResult, InterruptedEvidence, RecordEvidence, Report
+from verify.claims.verdicts.results import ClaimResult, InterruptedEvidence, RecordEvidence, Report, verdict_of
 from verify.errors import InputError
 from verify.numerics.assumption2 import (REDECIDE_DPS, ROUNDING, SYMBOLIC_SIZES, Decoupling, check_sizes,
                                          cross_block_size, decoupling, least_violation_bound, per_sequence_keys,
@@ -126,7 +128,7 @@ def check_dim(rng, settings):
         f"{', '.join(proved)}; numerics for n = {settings.n}, N = {settings.N}, d ∈ {{{_listed(settings.ds)}}}",
     )
     ok = len(proved) == len(SYMBOLIC_SIZES) and worst_above < ROUNDING and worst_gap < ROUNDING and beaten == 0
-    return ("PROVED" if ok else "INCONCLUSIVE"), evidence
+    return ("proved" if ok else "undecided"), evidence
 
 
 def _listed(values):
@@ -174,7 +176,7 @@ def check_seq(rng, settings):
         f"{max(r[2] for r in rows):.3g}",
         "K_i drawn independently: nothing in the per-sequence reading makes K_i K_jᵀ vanish",
     )
-    return ("HOLDS" if satisfied and coupled else "INCONCLUSIVE"), evidence
+    return ("holds" if satisfied and coupled else "undecided"), evidence
 
 
 def check_decouple(rng, settings):
@@ -192,7 +194,7 @@ def check_decouple(rng, settings):
         f"{max((r.kappa_rel_error for r in outside), default=0):.3g}",
         [decoupling_json(r, n * N) for r in sweep],
     )
-    return ("HOLDS" if holds_inside and fails_outside and inside and outside else "INCONCLUSIVE"), evidence
+    return ("holds" if holds_inside and fails_outside and inside and outside else "undecided"), evidence
 
 
 def check_up(rng, settings):
@@ -200,14 +202,19 @@ def check_up(rng, settings):
     n, N = settings.n, settings.N
     ds = settings.below  # T2.up is about d < nN
     results = [under_parameterized(n, N, d, rng) for d in ds for _ in range(max(settings.samples // 10, 2))]
+    failed = sorted({r.d for r in results if not r.interlacing_holds})
+    note = "an upper bound of inf: λ_{r+nN−d}(M) = 0, so interlacing bounds κ from one side only"
+    if failed:
+        note = (f"interlacing failed in float64 at d ∈ {{{_listed(failed)}}}: a measurement within rounding, not a "
+                "certified counterexample; " + note)
     evidence = UpEvidence(
         len(results),
         f"{min(r.worst_interlacing_margin for r in results):.3e}",
         [{"d": r.d, "kappa": f"{r.kappa:.4g}", "lower": f"{r.kappa_lower:.4g}", "upper": f"{r.kappa_upper:.4g}"}
          for r in results[:: max(len(results) // len(ds), 1)]],
-        "an upper bound of inf: λ_{r+nN−d}(M) = 0, so interlacing bounds κ from one side only",
+        note,
     )
-    return ("HOLDS" if all(r.interlacing_holds for r in results) else "REFUTED"), evidence
+    return ("fails" if failed else "holds"), evidence
 
 
 def decoupling_json(r, rows):
@@ -356,5 +363,5 @@ def _select(claim_ids):
 
 
 def _check(claim, seed_words, settings):
-    verdict, evidence = claim.checker(np.random.default_rng(seed_words), settings)
-    return ClaimResult(claim.id, None, claim.statement, claim.latex, verdict, evidence, None)
+    outcome, evidence = claim.checker(np.random.default_rng(seed_words), settings)
+    return ClaimResult(claim.id, None, claim.statement, claim.latex, verdict_of(outcome), evidence, None)

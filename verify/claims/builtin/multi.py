@@ -13,7 +13,7 @@ from verify.claims.certificates.files import FORMAT, checked_dps, exact_keys, wr
 from verify.claims.cases.case import parse_case
 from verify.claims.executors import check_stop
 from verify.claims.builtin.multi_balls import MultiCase, decide_multi
-from verify.claims.verdicts.results import CheckResult, ClaimResult, InterruptedEvidence, MultiEvidence
+from verify.claims.verdicts.results import CheckResult, ClaimResult, InterruptedEvidence, MultiEvidence, verdict_of
 from verify.errors import InputError
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.precision import CERTIFY_DPS, decimal, exact_decimal, parse_number, to_mpf
@@ -99,12 +99,12 @@ def multi_result(claim, collected, dps, out_dir):
         body = certificate_body(claim, counterexample, max(dps, CERTIFY_DPS))
         check = check_multi_certificate(body, "certificate (in memory)")
         evidence = evidence.with_(certificate_check=check.summary)
-        return _result(claim, "REFUTED" if check.confirmed else "INCONCLUSIVE", evidence,
+        return _result(claim, verdict_of("fails", check.confirmed), evidence,
                        write_confirmed(out_dir, body, check), body)
     if largest_radius >= 10 ** (-dps / 2):
         evidence = evidence.with_(note=f"some balls stayed wider than 10^(−{dps // 2}); raise the precision")
-        return _result(claim, "INCONCLUSIVE", evidence)
-    return _result(claim, "HOLDS", evidence)
+        return _result(claim, verdict_of("undecided"), evidence)
+    return _result(claim, verdict_of("holds"), evidence)
 
 
 def _result(claim, verdict, evidence, certificate=None, body=None):

@@ -19,7 +19,7 @@ from verify.claims.certificates.stored_claim import MAX_CHECK_N
 from verify.claims.executors import run_tasks
 from verify.claims.language.outcome import FAILS
 from verify.claims.record import FAMILY_TEXT
-from verify.claims.verdicts.results import ClaimResult, Counterexample, InterruptedEvidence, ProofEvidence
+from verify.claims.verdicts.results import ClaimResult, Counterexample, InterruptedEvidence, ProofEvidence, verdict_of
 from verify.numerics.precision import CERTIFY_DPS
 
 
@@ -78,7 +78,7 @@ def formula_result(job, index, collected, dps, samples, out_dir):
     found_anywhere = tuple(hinted) + tuple(c for c in candidates if c not in hinted)
     candidates = simplest_first(job, tuple(c for c in found_anywhere if c.n <= MAX_CHECK_N), dps)
     if found_anywhere and not candidates and (proof is None or proof.status != "proved"):
-        return result(job, "INCONCLUSIVE", evidence.with_(
+        return result(job, verdict_of("fails", certified=False), evidence.with_(
             note=f"the search found a failure at n = {min(c.n for c in found_anywhere)}, beyond the {MAX_CHECK_N} "
                  "tokens a certificate may have (check's bound): it is not certified, nor simplified"))
     if candidates:
@@ -91,8 +91,8 @@ def formula_result(job, index, collected, dps, samples, out_dir):
     if proof is not None and proof.status in ("proved", "disproved"):
         return _proved(job, proof, evidence, out_dir, algebras[0])
     if tally.strict_tight_count or tally.undecided_count:
-        return result(job, "INCONCLUSIVE", evidence.with_(note=_tight_note(tally)))
-    return result(job, "HOLDS", evidence)
+        return result(job, verdict_of("undecided"), evidence.with_(note=_tight_note(tally)))
+    return result(job, verdict_of("holds"), evidence)
 
 
 def simplest_first(job, candidates, dps, simplified=2):
@@ -139,7 +139,8 @@ def _proved(job, proof, evidence, out_dir, algebras=()):
     path = str(write(out_dir, body)) if out_dir is not None else None
     if proof.status == "disproved":
         evidence = evidence.with_(note="false for every case of its domain: the cited facts imply its negation")
-    return result(job, proved_verdict(job, proof) if proof.status == "proved" else "REFUTED", evidence, certificate=path,
+    verdict = proved_verdict(job, proof) if proof.status == "proved" else verdict_of("fails", certified=True)  # by the proof
+    return result(job, verdict, evidence, certificate=path,
                   body=body)
 
 
@@ -210,15 +211,16 @@ def refute(job, case, dps, evidence, out_dir=None):
     if body is None:
         evidence = evidence.with_(note=f"a failure at n = {case.n} found by the search could not be certified with balls "
                                        "(it may be a tie the balls cannot separate)")
-        return result(job, "INCONCLUSIVE", evidence)
+        return result(job, verdict_of("fails", certified=False), evidence)
     binding = body["binding"]
     evidence = evidence.with_(counterexample=Counterexample(case.n, case.inputs(), binding["comparison"], binding["lhs"],
                                                             binding["rhs"], body["margin"]))
     check = certificates.check_body(body, "certificate (in memory)")
     evidence = evidence.with_(certificate_check=check.summary)
     if not check.confirmed:
-        return result(job, "INCONCLUSIVE", evidence)
-    return result(job, "REFUTED", evidence, certificate=write_confirmed(out_dir, body, check), body=body)
+        return result(job, verdict_of("fails", certified=False), evidence)
+    return result(job, verdict_of("fails", certified=True), evidence, certificate=write_confirmed(out_dir, body, check),
+                  body=body)
 
 
 def result(job, verdict, evidence, certificate=None, body=None):

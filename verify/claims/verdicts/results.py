@@ -113,6 +113,21 @@ class RecordEvidence(Evidence):
     """Base of the Assumption 2 checkers' evidence: a flat record of named measurements."""
 
 
+OUTCOMES = ("proved", "holds", "fails", "undecided")
+
+
+def verdict_of(outcome, certified=False):
+    """The verdict of what a search or a checker found — "proved", "holds", "fails" or "undecided" — by the rule
+    every claim follows: a failure is REFUTED only with a certificate behind it that `check` confirmed
+    (`certified`); a failure seen without one (a float64 measurement, a certificate `check` refused) settles
+    nothing: INCONCLUSIVE."""
+    if outcome not in OUTCOMES:
+        raise ValueError(f"outcome {outcome!r}: one of {', '.join(OUTCOMES)}")
+    if outcome == "fails":
+        return "REFUTED" if certified else "INCONCLUSIVE"
+    return {"proved": "PROVED", "holds": "HOLDS", "undecided": "INCONCLUSIVE"}[outcome]
+
+
 @dataclass(frozen=True)
 class ClaimResult:
     """One claim under one reading: its statement, verdict (PROVED, "PROVED assuming <lemma ids>" when the proof
