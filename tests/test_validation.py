@@ -182,3 +182,29 @@ def test_decimal_prints_a_tiny_long_mantissa_to_the_asked_digits(bits):
         mantissa, exponent = text.split("e")
         assert len(mantissa.replace(".", "")) == digits and exponent == reference.split("e")[1]
         assert mantissa[:5] == reference[:5]
+
+
+def test_the_command_options_are_checked_by_the_library_options_module(tmp_path):
+    """assumption2's dimensions and plot, the derivation and experiment names: verify.options checks them (the CLI
+    only calls it), each refusal one line naming the fix."""
+    from verify import options
+    from verify.errors import InputError
+
+    assert options.dimensions(3, 4, 10) is True and options.dimensions(None, None, None) is False
+    assert options.sweep_plot(None, False, ["A2.dim"]) is None
+    assert options.sweep_plot(str(tmp_path / "x.png"), False, None) == str(tmp_path / "x.png")
+    assert options.known(["a"], ("a", "b"), "derivation id") == ["a"]
+    assert options.transformer_alone(["transformer"], (("--layers", 2),)) is None
+    refused = [lambda: options.dimensions(3, None, 10),
+               lambda: options.sweep_plot("x.png", True, None),
+               lambda: options.sweep_plot("x.png", False, ["A2.dim"]),
+               lambda: options.plot_file(str(tmp_path)),
+               lambda: options.plot_file(str(tmp_path / "missing" / "x.png")),
+               lambda: options.known(["c"], ("a", "b"), "experiment"),
+               lambda: options.transformer_alone(["rates"], (("--layers", 2),)),
+               lambda: options.transformer_alone(["rates", "transformer"], ())]
+    for call in refused:
+        with pytest.raises(InputError) as error:
+            call()
+        message = str(error.value)
+        assert "\n" not in message and any(w in message for w in ("give", "drop", "include", "choose", "run")), message

@@ -147,21 +147,14 @@ def cmd_spectrum(args):
 
 
 def cmd_assumption2(args):
+    from verify import options
     from verify.api import assumption2_dimensions, run_assumption2
-    from verify.errors import InputError
 
-    dims = (args.n, args.N, args.d)
-    if any(v is not None for v in dims) and not all(v is not None for v in dims):
-        raise InputError("give all three of --n, --N and --d (one user's dimensions), or none for the default sweep")
-    if args.plot and args.n is not None:
-        raise InputError("--plot draws the default sweep over d; drop --n --N --d to plot it")
-    if args.plot and args.claim and "A2.decouple" not in args.claim:
-        raise InputError("--plot draws the A2.decouple sweep; include --claim A2.decouple or drop --claim")
-    if args.plot:
-        _check_plot_path(args.plot)
+    dimensions = options.dimensions(args.n, args.N, args.d)
+    options.sweep_plot(args.plot, dimensions, args.claim)
     from verify.render import assumption2_dimensions_table
 
-    if args.n is not None:
+    if dimensions:
         report = assumption2_dimensions(args.n, args.N, args.d, args.seed)
         if args.json:
             print(json.dumps(report.to_json(), indent=2))
@@ -178,13 +171,11 @@ def cmd_assumption2(args):
 
 
 def cmd_derive(args):
+    from verify import options
     from verify.derivations.registry import DERIVATION_REGISTRY
     from verify.derivations.run import run_derivations
-    from verify.errors import InputError
 
-    unknown = [i for i in args.ids if i not in DERIVATION_REGISTRY]
-    if unknown:
-        raise InputError(f"unknown derivation id {unknown[0]!r}; choose from {', '.join(DERIVATION_REGISTRY)}")
+    options.known(args.ids, DERIVATION_REGISTRY, "derivation id")
     chosen = [DERIVATION_REGISTRY[i] for i in args.ids] if args.ids else list(DERIVATION_REGISTRY.values())
     with _LazyProgress("checking derivations") as progress:
         results = run_derivations(chosen, progress)
@@ -208,15 +199,13 @@ def cmd_export_latex(args):
 
 
 def cmd_experiments(args):
+    from verify import options
+
+    options.transformer_alone(args.names, (("--optimizer", args.optimizer), ("--layers", args.layers),
+                                           ("--heads", args.heads), ("--width", args.width),
+                                           ("--corpus", args.corpus != "shakespeare" or None)))
     if args.names == ["transformer"]:
         return _transformer(args)
-    transformer_only = [f for f, v in (("--optimizer", args.optimizer), ("--layers", args.layers), ("--heads", args.heads),
-                                       ("--width", args.width), ("--corpus", args.corpus != "shakespeare" or None)) if v]
-    if transformer_only or "transformer" in args.names:
-        from verify.errors import InputError
-
-        raise InputError(f"{transformer_only[0] if transformer_only else 'transformer'} is for the transformer study "
-                         "alone; run `python -m verify experiments transformer` on its own")
     from dataclasses import replace
 
     from verify.experiments import common as experiments
@@ -228,12 +217,7 @@ def cmd_experiments(args):
     if overrides:
         scale = replace(scale, **overrides)
         scale = replace(scale, d_over=max(scale.d_over, scale.n * scale.N + 8), d_under=max(2, min(scale.d_under, scale.n * scale.N // 3)))
-    names = args.names or list(EXPERIMENTS)
-    unknown = [n for n in names if n not in EXPERIMENTS]
-    if unknown:
-        from verify.errors import InputError
-
-        raise InputError(f"unknown experiment {unknown[0]!r}; choose from {', '.join(EXPERIMENTS)}")
+    names = options.known(args.names or list(EXPERIMENTS), EXPERIMENTS, "experiment")
     from verify.atomic import check_out_dir
 
     check_out_dir(args.out)
@@ -260,20 +244,6 @@ def _transformer(args):
     for sentence in result.findings:
         print(f"  - {sentence}")
     return 0
-
-
-def _check_plot_path(path):
-    from verify.atomic import NAME_MAX, check_out_dir
-    from verify.errors import InputError
-
-    target = Path(path)
-    if target.is_dir() or not target.name or len(os.fsencode(target.name)) > NAME_MAX:
-        raise InputError(f"--plot {path[:60]!r} is a folder or no usable file name; give a file name ending in .png")
-    if target.is_symlink() and not target.exists():
-        raise InputError(f"--plot {path!r} is a symlink to nothing (or a loop); give a file name ending in .png")
-    if not target.parent.is_dir():
-        raise InputError(f"--plot {path!r}: the folder {str(target.parent)!r} does not exist; make it or give another")
-    check_out_dir(str(target.parent), "plot", "plot")
 
 
 COMMANDS = {"theorem2": cmd_theorem2, "claims": cmd_claims, "assumption2": cmd_assumption2, "derive": cmd_derive,

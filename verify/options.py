@@ -1,7 +1,9 @@
-"""The one check of each option (seed, samples, digits, workers, scheduler, claim ids, output folder), used by the
+"""The one check of each option (seed, samples, digits, workers, scheduler, claim ids, output folder, derivation
+and experiment names, assumption2's dimensions and plot), used by the
 library API and by the command line alike: each returns the value or raises InputError naming the parameter, the
 value and the fix (the CLI only adds its flag's spelling). The bounds on size and cost are stated here, once.
-A leaf module: it imports nothing of the package but its errors, so the command line starts fast."""
+A leaf module: it imports nothing of the package but its errors (and, to check a plot's folder, the leaf
+verify.atomic), so the command line starts fast."""
 
 import os
 from urllib.parse import urlsplit
@@ -133,3 +135,62 @@ def reading(value, readings):
         shown = ", ".join(str(r) for r in readings)
         raise InputError(f"reading {str(value)[:40]!r} is not one of {shown}", "reading")
     return value
+
+
+def known(ids, choices, what):
+    """Names the user chose (derivation ids, experiments), each one of `choices`.
+
+    These checks and the three below are of command-line options with no library parameter of the same name, so
+    their messages name the flags themselves."""
+    unknown = [i for i in ids if i not in choices]
+    if unknown:
+        raise InputError(f"unknown {what} {str(unknown[0])[:40]!r}; choose from {', '.join(choices)}")
+    return list(ids)
+
+
+def dimensions(n, N, d):
+    """assumption2's one user's dimensions: all three of n, N, d (True) or none, the default sweep (False)."""
+    given = [v is not None for v in (n, N, d)]
+    if any(given) and not all(given):
+        raise InputError("give all three of --n, --N and --d (one user's dimensions), or none for the default sweep")
+    return all(given)
+
+
+def sweep_plot(plot, dimensions_given, claim_ids):
+    """assumption2's --plot: None, or a PNG file name for the A2.decouple sweep (which needs the default sweep and
+    that claim)."""
+    if plot is None:
+        return None
+    if dimensions_given:
+        raise InputError("--plot draws the default sweep over d; drop --n --N --d to plot it")
+    if claim_ids and "A2.decouple" not in claim_ids:
+        raise InputError("--plot draws the A2.decouple sweep; include --claim A2.decouple or drop --claim")
+    return plot_file(plot)
+
+
+def plot_file(value):
+    """A file name for a plot, in a folder that exists and can be written (nothing is written here)."""
+    from pathlib import Path
+
+    from verify.atomic import NAME_MAX, check_out_dir
+
+    text = path(value, "plot", "a file name ending in .png")
+    target = Path(text)
+    if target.is_dir() or not target.name or len(os.fsencode(target.name)) > NAME_MAX:
+        raise InputError(f"--plot {text[:60]!r} is a folder or no usable file name; give a file name ending in .png")
+    if target.is_symlink() and not target.exists():
+        raise InputError(f"--plot {text!r} is a symlink to nothing (or a loop); give a file name ending in .png")
+    if not target.parent.is_dir():
+        raise InputError(f"--plot {text!r}: the folder {str(target.parent)!r} does not exist; make it or give another")
+    check_out_dir(str(target.parent), "plot", "plot")
+    return text
+
+
+def transformer_alone(names, transformer_flags):
+    """`experiments`: the transformer study runs on its own, and its flags (name -> value given) are for it alone."""
+    given = [flag for flag, value in transformer_flags if value]
+    if names == ["transformer"]:
+        return
+    if given or "transformer" in names:
+        raise InputError(f"{given[0] if given else 'transformer'} is for the transformer study alone; run "
+                         "`python -m verify experiments transformer` on its own")
