@@ -62,23 +62,3 @@ def run_cli_process(*args, cwd=None, timeout=300):
     """The CLI through a subprocess, as a user's shell runs it."""
     return subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True, text=True,
                           cwd=cwd or ROOT, timeout=timeout)
-
-
-
-# Files whose tests decide the built-in and the suite's claims: on one worker process, its memory of the proofs
-# (`prove`, `decide._proof_and_identities`) and of the decisions (`latex_export.registry_results`) serves them all.
-SHARE_PROOFS = {"test_algebraic.py", "test_certificates.py", "test_claims.py", "test_claims_command.py", "test_cli.py",
-                "test_latex_proofs.py", "test_prover.py", "test_render.py"}
-
-
-def pytest_xdist_make_scheduler(config, log):
-    """xdist's scheduler by file (`--dist loadfile`: a file's module fixtures are made once), with the files of
-    SHARE_PROOFS sent together to one worker."""
-    from xdist.scheduler import LoadScopeScheduling
-
-    class ByFileSharingProofs(LoadScopeScheduling):
-        def _split_scope(self, nodeid):
-            path = nodeid.split("::", 1)[0]
-            return "proofs" if os.path.basename(path) in SHARE_PROOFS else path
-
-    return ByFileSharingProofs(config, log)
