@@ -138,8 +138,6 @@ def test_a_proof_certificate_with_a_lemma_edited_is_rejected(interlace_certifica
 
 
 def test_a_proof_certificate_with_its_domain_widened_is_rejected(interlace_certificate):
-    from verify.claims.builtin.registry import REGISTRY
-
     for domain in ({"n": [2, None], "hessian": "spd", "reading": "tangent-exact"},):
         body = copy.deepcopy(interlace_certificate)
         body["domain"] = domain
@@ -187,3 +185,37 @@ def test_the_per_n_identities_are_offered_only_to_claims_that_read_j():
     offered = lambda text: {f.id for f in facts_for(Piece(n=4), "spd", parse_claim(text, (4, 4)))}
     assert "F11.trace.n4" in offered("j_min <= 1/4") and "F11.trace.n4" not in offered("lambda_min > 0")
     assert "F11.trace.n3" not in offered("j_min <= 1/4")
+
+
+def test_a_forged_proof_of_a_false_claim_is_rejected_by_z3_before_cvc5_is_asked(monkeypatch):
+    """A certificate whose pieces and queries are rebuilt faithfully for a false claim: Z3 finds the query
+    satisfiable and `check` refuses it there. cvc5 is asked only what Z3 proved (on some satisfiable queries it
+    runs on past its own time and step limits, so a forged certificate could otherwise hold `check` forever)."""
+    from verify.claims.certificates import proof as proof_certificates
+    from verify.claims.prover.pieces import pieces
+    from verify.claims.prover.prove import PieceProof, Proof
+    from verify.claims.prover.smt import build_query
+
+    false = FormulaClaim("mine.forged", "", "z_max >= 1/5", n_range=(2, 6), command="claims")
+    job = Job(false)
+    cited = [f for f in FACTS if f.id == "F1.bottom"]
+    forged = Proof("proved", tuple(PieceProof(piece, 0, ("F1.bottom",), build_query(job.tree, piece, cited).text, {})
+                                   for piece in pieces(job.tree, false.n_range)))
+    body = json.loads(json.dumps(proof_certificates.proof_body(job, forged)))
+
+    proved_by_z3, real_z3, real_cvc5 = set(), proof_certificates.run_z3, proof_certificates.run_cvc5
+
+    def z3(text, *args, **kwargs):
+        answer = real_z3(text, *args, **kwargs)
+        if answer.result == "unsat":
+            proved_by_z3.add(text)
+        return answer
+
+    def cvc5(text, *args, **kwargs):
+        assert text in proved_by_z3, "cvc5 was asked a query Z3 did not prove"
+        return real_cvc5(text, *args, **kwargs)
+
+    monkeypatch.setattr(proof_certificates, "run_z3", z3)
+    monkeypatch.setattr(proof_certificates, "run_cvc5", cvc5)
+    result = check_body(body)
+    assert not result.confirmed and "z3 says sat" in result.summary, result.summary

@@ -225,7 +225,9 @@ def _check_piece(record, piece, number, parts, family, verdict, lemmas, where, u
         if problem:
             return CheckResult(False, f"at {piece.label}, part {number + 1}: the algebraic certificate fails: {problem}", 0)
         return ALGEBRAIC
-    answers = (run_z3(query.text), run_cvc5(query.text))
+    answers = (run_z3(query.text),)
+    if answers[0].result == "unsat":  # cvc5 only on what Z3 proved, as in the prover: on a satisfiable query
+        answers += (run_cvc5(query.text),)  # (a forged certificate's) cvc5 can run on past its own limits
     if any(a.result != "unsat" for a in answers):
         said = ", ".join(f"{a.solver} says {a.result}" for a in answers)
         return CheckResult(False, f"at {piece.label}: {said}; both must answer unsat", 0)
