@@ -205,8 +205,8 @@ def test_a_users_dimensions_get_verdicts_and_readable_evidence():
     assert "d ≥ nN: worst kappa error" in text and "read, not machine-checked" in text
 
 
-def test_a_failure_the_checkers_measure_in_float64_is_inconclusive_never_refuted(monkeypatch):
-    """No certificate kind stands behind T2.up's float64 interlacing check: a failure it sees is reported, with the
+def test_a_failure_the_checkers_measure_is_inconclusive_never_refuted(monkeypatch):
+    """No certificate kind stands behind T2.up's interlacing check (float64, re-checked at 50 digits when tight): a failure it sees is reported, with the
     d where it was seen, and settles nothing (REFUTED needs a certificate `check` confirms, for every claim)."""
     real = a2_claims.under_parameterized
 
@@ -219,7 +219,7 @@ def test_a_failure_the_checkers_measure_in_float64_is_inconclusive_never_refuted
     report = a2_claims.run_assumption2(seed=1, claim_ids=["T2.up"], workers=1)
     (result,) = report.claims
     assert result.verdict == "INCONCLUSIVE" and report.refuted == []
-    assert "interlacing failed in float64" in result.evidence.note and result.certificate is None
+    assert "interlacing failed at d ∈" in result.evidence.note and result.certificate is None
 
 
 def test_the_verdict_of_an_outcome_is_refuted_only_with_a_confirmed_certificate():

@@ -233,7 +233,9 @@ def run_derivation(derivation_id):
     """
     from verify.derivations.registry import DERIVATION_REGISTRY, run_checks  # SymPy: loaded on use
 
-    if not isinstance(derivation_id, str) or derivation_id not in DERIVATION_REGISTRY:
-        raise InputError(f"unknown derivation id {derivation_id!r}; choose from {', '.join(DERIVATION_REGISTRY)}", "id")
+    if not isinstance(derivation_id, str):
+        raise InputError(f"derivation id {str(derivation_id)[:40]!r} is not a string; choose from "
+                         f"{', '.join(DERIVATION_REGISTRY)}", "id")
+    options.known([derivation_id], DERIVATION_REGISTRY, "derivation id")
     return run_checks(DERIVATION_REGISTRY[derivation_id])
 

@@ -6,7 +6,7 @@ from verify import options
 from verify.options import MAX_DPS, MIN_DPS
 DERIVATION_IDS = ("D1", "D2", "D3", "D4", "D5", "D6", "A2")  # verify.derivations.registry's, in its order (a test)
 
-FLAGS = {"n": "--n", "N": "--N", "d": "--d", "steps": "--steps", "out": "--out", "claim": "--claim", "seed": "--seed",
+FLAGS = {"plot": "--plot", "n": "--n", "N": "--N", "d": "--d", "steps": "--steps", "out": "--out", "claim": "--claim", "seed": "--seed",
          "samples": "--samples", "dps": "--dps", "workers": "--workers", "scheduler": "--scheduler", "example_db": "--example-db",
          "optimizers": "--optimizer", "layers": "--layers", "heads": "--heads", "width": "--width", "corpus": "--corpus"}
 

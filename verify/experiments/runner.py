@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 
 from verify import atomic, options
-from verify.errors import InputError
 from verify.experiments.common import QUICK
 from verify.experiments.synthetic import EXPERIMENTS, SPARSE_TARGET_FACTOR
 from verify.experiments.training import GD_GRID, STEP_GRIDS
@@ -21,10 +20,7 @@ from verify.versions import package_versions
 
 def run_experiments(names=None, scale=QUICK, out_dir="results", seed=0, progress=None):
     """Run the named experiments (all by default), write their files, return the results and paths."""
-    names = list(names or EXPERIMENTS)
-    unknown = [n for n in names if n not in EXPERIMENTS]
-    if unknown:
-        raise InputError(f"unknown experiment {unknown[0]!r}; choose from {', '.join(EXPERIMENTS)}")
+    names = options.known(list(names or EXPERIMENTS), EXPERIMENTS, "experiment")
     options.seed(seed)
     atomic.check_out_dir(options.path(out_dir, "out", "a folder such as 'results'"))
     out = Path(out_dir)

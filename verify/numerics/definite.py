@@ -167,14 +167,14 @@ def _negative_direction(H, shift, scales, A):
 
 def _arb(q):
     q = Fraction(q)
-    return flint.arb(flint.fmpq(q.numerator, q.denominator))
+    return flint.arb(flint.fmpq(int(q.numerator), int(q.denominator)))
 
 
 def _exact(H, shift, strict):
     """The exact decision from the characteristic polynomial of H − shift·I over the rationals."""
     n = len(H)
-    M = flint.fmpq_mat(n, n, [flint.fmpq(Fraction(H[i][j] - (shift if i == j else 0)).numerator,
-                                         Fraction(H[i][j] - (shift if i == j else 0)).denominator)
+    M = flint.fmpq_mat(n, n, [flint.fmpq(int(Fraction(H[i][j] - (shift if i == j else 0)).numerator),
+                                         int(Fraction(H[i][j] - (shift if i == j else 0)).denominator))
                               for i in range(n) for j in range(n)])
     coefficients = M.charpoly().coeffs()  # det(tI − M), constant term first
     signed = [c * (-1) ** (n - k) for k, c in enumerate(coefficients)]  # det(tI + M) up to the sign (−1)^n

@@ -133,7 +133,7 @@ def _proved(job, proof, evidence, out_dir, algebras=()):
     if case is not None:
         problem = witness_problem(job.tree, case)
         if problem:  # the balls at a case of the domain disagree with the disproof: never report it
-            return result(job, "CONTRADICTION" if "holds" in problem else "INCONCLUSIVE",
+            return result(job, "CONTRADICTION" if "holds" in problem else verdict_of("undecided"),
                           evidence.with_(note=f"the prover proved the claim false everywhere, but {problem}"))
     body = proof_body(job, proof, case, algebras)  # the two solvers' own answers: `check` would only ask them again
     path = str(write(out_dir, body)) if out_dir is not None else None

@@ -118,9 +118,9 @@ OUTCOMES = ("proved", "holds", "fails", "undecided")
 
 def verdict_of(outcome, certified=False):
     """The verdict of what a search or a checker found — "proved", "holds", "fails" or "undecided" — by the rule
-    every claim follows: a failure is REFUTED only with a certificate behind it that `check` confirmed
-    (`certified`); a failure seen without one (a float64 measurement, a certificate `check` refused) settles
-    nothing: INCONCLUSIVE."""
+    every claim follows: a failure is REFUTED only with a certificate behind it (`certified`): a counterexample's
+    that `check` confirmed, or a disproof's that both solvers gave; a failure seen without one (a measurement, a
+    certificate `check` refused) settles nothing: INCONCLUSIVE."""
     if outcome not in OUTCOMES:
         raise ValueError(f"outcome {outcome!r}: one of {', '.join(OUTCOMES)}")
     if outcome == "fails":

@@ -84,7 +84,7 @@ class ExactMatrix:
         if self.rational is None:
             M = flint.arb_mat(self.float.tolist())
         else:
-            lower = [[flint.fmpq(v.numerator, v.denominator) for v in r[: i + 1]] for i, r in enumerate(self.rational)]
+            lower = [[flint.fmpq(int(v.numerator), int(v.denominator)) for v in r[: i + 1]] for i, r in enumerate(self.rational)]
             M = flint.arb_mat(flint.fmpq_mat(n, n, [lower[i][j] if j <= i else lower[j][i]  # symmetric: convert half
                                                      for i in range(n) for j in range(n)]))
         return M * (flint.arb(2) ** (-self.log2_scale))
