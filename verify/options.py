@@ -140,7 +140,7 @@ def reading(value, readings):
 def known(ids, choices, what):
     """Names the user chose (derivation ids, experiments), each one of `choices`.
 
-    These checks and the three below are of command-line options with no library parameter of the same name, so
+    This check and the ones below are of command-line options with no library parameter of the same name, so
     their messages name the flags themselves."""
     unknown = [i for i in ids if i not in choices]
     if unknown:

@@ -23,7 +23,7 @@ from fractions import Fraction
 import flint
 import numpy as np
 
-from verify.numerics.precision import symmetric_floats, to_float
+from verify.numerics.precision import symmetric_floats, to_arb, to_float
 from verify.numerics.rounding import ETA, U, fro
 
 EXACT_MAX = 64  # the exact characteristic-polynomial decision up to this size
@@ -166,8 +166,7 @@ def _negative_direction(H, shift, scales, A):
 
 
 def _arb(q):
-    q = Fraction(q)
-    return flint.arb(flint.fmpq(int(q.numerator), int(q.denominator)))
+    return to_arb(Fraction(q))
 
 
 def _exact(H, shift, strict):

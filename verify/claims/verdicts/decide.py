@@ -217,10 +217,8 @@ def refute(job, case, dps, evidence, out_dir=None):
                                                             binding["rhs"], body["margin"]))
     check = certificates.check_body(body, "certificate (in memory)")
     evidence = evidence.with_(certificate_check=check.summary)
-    if not check.confirmed:
-        return result(job, verdict_of("fails", certified=False), evidence)
-    return result(job, verdict_of("fails", certified=True), evidence, certificate=write_confirmed(out_dir, body, check),
-                  body=body)
+    return result(job, verdict_of("fails", check.confirmed), evidence, certificate=write_confirmed(out_dir, body, check),
+                  body=body if check.confirmed else None)
 
 
 def result(job, verdict, evidence, certificate=None, body=None):
