@@ -5,6 +5,8 @@ import copy
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from verify.claims.certificates.check import check_body, check_certificate
 from verify.claims.claimfile import parse_claims_text
@@ -180,3 +182,56 @@ def test_an_unconfirmed_several_examples_certificate_is_never_written(tmp_path, 
     assert result.verdict == "INCONCLUSIVE" and result.certificate is None
     assert "overlap" in result.evidence.certificate_check
     assert not (tmp_path / "certs").exists() or not any((tmp_path / "certs").iterdir())
+
+
+def test_every_kind_is_built_and_read_by_the_one_format():
+    """format.body writes the kind's keys in the format's order and refuses a missing or extra field (a
+    programming error, never a file); format.kind_of reads the same keys back and refuses any other."""
+    from verify.claims.certificates import format as certificate_format
+
+    for kind, keys in certificate_format.KEYS.items():
+        fields = {key: None for key in keys if key not in ("format", "kind")}
+        body = certificate_format.body(kind, **fields)
+        assert list(body) == list(keys) and certificate_format.kind_of(body, "certificate") == kind
+        for broken in ({k: v for k, v in fields.items() if k != keys[-1]}, dict(fields, extra=1)):
+            with pytest.raises(ValueError):
+                certificate_format.body(kind, **broken)
+        for edit in ({"kind": "nonsense"}, {"format": "verify-certificate/1"}, {"extra": 1}):
+            with pytest.raises(InputError):
+                certificate_format.kind_of(dict(body, **edit), "certificate")
+
+
+@given(st.integers(-10**40, 10**40), st.integers(0, 10**30), st.integers(-60, 60), st.sampled_from([30, 50, 80]))
+def test_a_recorded_number_matches_its_ball_and_nothing_a_unit_away(mantissa, radius, exponent, dps):
+    """The one tolerance rule: side_text's decimal of a ball matches it; moved beyond the ball's radius by more
+    than a unit in its last digit, or written with fewer digits than the certificate's, it does not."""
+    import flint
+
+    from verify.claims.certificates.format import half_ulp, side_matches, side_text
+
+    with flint.ctx.workprec(400):
+        ball = flint.arb(mantissa, radius) * flint.arb(10) ** exponent
+        text = side_text(ball, dps)
+        assert side_matches(text, ball, dps)
+        offset = 2 * (ball.rad() + half_ulp(text)) + abs(ball.mid()) * flint.arb(10) ** -dps
+        assert not side_matches(side_text(ball.mid() + offset * (1 if mantissa % 2 else -1), dps + 10), ball, dps)
+        if mantissa != 0:  # (zero is written whole in any number of digits)
+            assert not side_matches(side_text(ball, dps - 1), ball, dps)
+
+
+def test_a_several_examples_certificate_must_record_its_margin_too(monkeypatch):
+    """T2.multi's certificate is checked by the same rule as every other: the sides and the margin. (Sides that
+    disagree are made here: with real keys T2.multi holds, so its balls overlap.)"""
+    import flint
+
+    from verify.claims.builtin import multi
+    from verify.claims.builtin.multi_balls import MultiEnclosure
+    from verify.claims.builtin.registry import REGISTRY
+    from verify.claims.search.sampling import random_multi_case
+
+    disagreeing = MultiEnclosure(flint.arb(3), flint.arb(2), 200)
+    monkeypatch.setattr(multi, "decide_multi", lambda case, dps, max_bits=None: disagreeing)
+    body = multi.certificate_body(REGISTRY["T2.multi"], random_multi_case(3, 1), 50)
+    assert body["margin"].startswith("0.5") and check_body(json.loads(json.dumps(body))).confirmed
+    for name, wrong in (("margin", "0.6"), ("margin", "0.5"), ("lhs", "3.1" + "0" * 60), ("rhs", "2")):
+        assert not check_body(dict(body, **{name: wrong})).confirmed, name

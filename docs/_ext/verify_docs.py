@@ -236,12 +236,10 @@ class CertificateKeys(SphinxDirective):
 
 
 def certificate_keys():
-    """The exact keys `check` requires of each certificate kind, from the modules that check them."""
-    from verify.claims.certificates.check import KEYS as counterexample
-    from verify.claims.builtin.multi import KEYS as several
-    from verify.claims.certificates.proof import KEYS as proof
+    """The exact keys `check` requires of each certificate kind, from the certificate format's one module."""
+    from verify.claims.certificates.format import KEYS
 
-    return {"counterexample": counterexample["counterexample"], "several-examples": several, "proof": proof}
+    return KEYS
 
 
 # ---------------------------------------------------------------- the command line

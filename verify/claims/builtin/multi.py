@@ -9,16 +9,17 @@ from dataclasses import dataclass
 import flint
 
 from verify.claims.search import sampling as search
-from verify.claims.certificates.files import FORMAT, checked_dps, exact_keys, write_confirmed
+from verify.claims.certificates import format as certificate_format
+from verify.claims.certificates.files import write_confirmed
+from verify.claims.certificates.format import checked_dps, side_matches, side_text
 from verify.claims.cases.case import parse_case
 from verify.claims.executors import check_stop
 from verify.claims.builtin.multi_balls import MultiCase, decide_multi
 from verify.claims.verdicts.results import CheckResult, ClaimResult, InterruptedEvidence, MultiEvidence, verdict_of
 from verify.errors import InputError
 from verify.numerics.arb import arb_to_mpf
-from verify.numerics.precision import CERTIFY_DPS, decimal, exact_decimal, parse_number, to_mpf
+from verify.numerics.precision import CERTIFY_DPS, decimal, exact_decimal
 
-KEYS = ("format", "kind", "claim", "reading", "inputs", "inequality", "lhs", "rhs", "margin", "dps")
 INEQUALITY = "κ(KᵀMK on range) = max_i λ_max(B_i) / min_i λ_min(B_i)"
 MAX_D = 24  # key dimension of a certificate's generator: check stays within seconds
 MAX_BITS = 1 << 16
@@ -115,17 +116,18 @@ def _result(claim, verdict, evidence, certificate=None, body=None):
 def certificate_body(claim, case, dps):
     """A T2.multi certificate: the examples, the integer generator of the keys, both sides at `dps` digits."""
     enclosure = decide_multi(case, dps)
-    return {
-        "format": FORMAT, "kind": "several-examples", "claim": claim.id, "reading": None,
-        "inputs": {"examples": [{"logits": [exact_decimal(v) for v in lz], "H": [[exact_decimal(v) for v in row] for row in H]}
-                                for lz, H in zip(case.log_zs, case.Hs)],
-                   "key_generator": [list(row) for row in case.generator], "rows": case.rows},
-        "inequality": INEQUALITY,
-        "lhs": decimal(arb_to_mpf(enclosure.dense), dps),
-        "rhs": decimal(arb_to_mpf(enclosure.blocks), dps),
-        "margin": decimal(arb_to_mpf(enclosure.dense / enclosure.blocks - 1), dps),
-        "dps": dps,
-    }
+    examples = [{"logits": [exact_decimal(v) for v in lz], "H": [[exact_decimal(v) for v in row] for row in H]}
+                for lz, H in zip(case.log_zs, case.Hs)]
+    return certificate_format.body(
+        "several-examples", claim=claim.id, reading=None,
+        inputs={"examples": examples, "key_generator": [list(row) for row in case.generator], "rows": case.rows},
+        inequality=INEQUALITY, dps=dps, **{name: side_text(ball, dps) for name, ball in _sides(enclosure).items()})
+
+
+def _sides(enclosure):
+    """The balls a certificate records: the two sides and the margin dense / blocks − 1 (at the enclosure's precision)."""
+    with flint.ctx.workprec(enclosure.bits):
+        return {"lhs": enclosure.dense, "rhs": enclosure.blocks, "margin": enclosure.dense / enclosure.blocks - 1}
 
 
 def parse_multi_inputs(data, where):
@@ -150,27 +152,18 @@ def parse_multi_inputs(data, where):
 
 
 def check_multi_certificate(data, where):
-    """Confirm iff the two sides' balls are disjoint and their midpoints are the recorded sides."""
-    exact_keys(data, KEYS, where)
+    """Confirm iff the two sides' balls are disjoint and the recorded sides and margin are theirs (format.side_matches;
+    the keys were checked by format.kind_of)."""
     if data["claim"] != "T2.multi" or data["reading"] is not None or data["inequality"] != INEQUALITY:
         raise InputError(f"{where} is a several-examples certificate, which only T2.multi writes")
     dps = checked_dps(data["dps"], where)
     case = parse_multi_inputs(data["inputs"], f"{where} inputs")
-    recorded = {k: parse_number(data[k], f"{where} {k}") for k in ("lhs", "rhs", "margin")}
     enclosure = decide_multi(case, dps, max_bits=MAX_BITS)
     if enclosure is None:
         return CheckResult(False, "eigenvalues could not be isolated", MAX_BITS)
     if not disjoint(enclosure):
         return CheckResult(False, "the two sides' balls overlap: no disagreement is certified", enclosure.bits)
-    if not (_matches(recorded["lhs"], enclosure.dense, dps) and _matches(recorded["rhs"], enclosure.blocks, dps)):
+    if not all(side_matches(data[name], ball, dps) for name, ball in _sides(enclosure).items()):
         return CheckResult(False, "the sides differ rigorously, but not as recorded", enclosure.bits)
     dense, blocks = decimal(arb_to_mpf(enclosure.dense), 12), decimal(arb_to_mpf(enclosure.blocks), 12)
     return CheckResult(True, f"dense κ {dense} ≠ block κ {blocks} rigorously", enclosure.bits)
-
-
-def _matches(recorded, ball, dps):
-    import mpmath as mp
-
-    with mp.workdps(dps + 20):
-        value = arb_to_mpf(ball)
-        return abs(to_mpf(recorded) - value) <= abs(value) * mp.mpf(10) ** (1 - dps) + arb_to_mpf(flint.arb(ball.rad()))

@@ -6,12 +6,11 @@ the claim's: the least under `and`, the greatest under `or`), its two sides and 
 `dps` digits. `recheck(tree, case, body)` is the independent half of `check`: it recomputes the
 same from the inputs alone and compares with what was recorded.
 """
-import re
-
 import flint
 import mpmath as mp
 
-from verify.claims.language.balls import UNDEFINED, Balls, Huge
+from verify.claims.certificates.format import side_matches, side_text
+from verify.claims.language.balls import UNDEFINED, Balls
 from verify.claims.language.evaluate import decide, value
 from verify.claims.language.outcome import FAILS, TIGHT
 from verify.claims.language.quantities import needs as needs_of
@@ -19,11 +18,10 @@ from verify.claims.language.syntax import And, Compare, Index, Not, Or, names
 from verify.claims.language.text import instantiate, to_text
 from verify.claims.language.values import ball_point, ball_spectrum
 from verify.numerics.arb import arb_to_mpf
-from verify.numerics.precision import bits_for, decimal
+from verify.numerics.precision import bits_for
 
 MAX_BITS = 1 << 15
 FULL_PRECISION_N = 8  # up to this n the precision may rise to MAX_BITS; beyond, to MAX_BITS·(8/n)³ (dense balls ~ n³)
-DECIMAL = re.compile(r"-?[0-9]{1,1100}(\.[0-9]{0,1100})?(e[+-]?[0-9]{1,20})?")  # a side as side_text writes it
 
 
 def ball_outcome(tree, case, bits):
@@ -95,47 +93,7 @@ def _mid(margin):
     return float(arb_to_mpf(margin)) if isinstance(margin, flint.arb) and margin.is_finite() else float("nan")
 
 
-def side_text(x, dps):
-    """A side or margin as a certificate writes it: a decimal, ±exp(L) for a Huge value, or "undefined"."""
-    if x is UNDEFINED:
-        return "undefined"
-    if isinstance(x, Huge):
-        return ("-" if x.sign < 0 else "") + f"exp({decimal(arb_to_mpf(x.log), dps)})"
-    if not x.is_finite():
-        return "nan"
-    return decimal(arb_to_mpf(x), dps)
-
-
-def matches(recorded, ball, dps, where):
-    """Whether a recorded side (text) lies in the recomputed ball, up to the recorded digits."""
-    if recorded == "undefined" or ball is UNDEFINED:
-        return recorded == "undefined" and ball is UNDEFINED
-    if isinstance(ball, Huge) or recorded.lstrip("-").startswith("exp("):
-        if not isinstance(ball, Huge) or recorded.startswith("-") != (ball.sign < 0):
-            return False
-        return matches(recorded.lstrip("-")[4:-1], ball.log, dps, where)
-    if not isinstance(ball, flint.arb) or not ball.is_finite() or not DECIMAL.fullmatch(recorded) or \
-            significant_digits(recorded) < min(dps, 1000):
-        return False  # a certificate's sides are decimals carrying the digits it says it has
-    value = flint.arb(recorded)  # a ball around the decimal: its exponent may be beyond any user number's
-    return bool(abs(value - ball.mid()) <= ball.rad() + value.rad() + half_ulp(recorded) * flint.arb("1.000001"))
-
-
-def significant_digits(text):
-    """Significant digits written in a decimal ("0.00120" has 3; zero counts as fully written)."""
-    mantissa = text.lower().lstrip("+-").partition("e")[0].replace(".", "").lstrip("0")
-    return len(mantissa) if mantissa else 10**6
-
-
-def half_ulp(text):
-    """Half a unit in the last written digit of a decimal ("1.250e-3" → 0.5e-6): the rounding a
-    correctly rounded side may carry, and all the slack `check` allows beyond the ball's radius."""
-    mantissa, _, exponent = text.lower().lstrip("+-").partition("e")
-    decimals = len(mantissa.partition(".")[2])
-    return flint.arb(10) ** (int(exponent or 0) - decimals) / 2
-
-
-def recheck(tree, case, body, where):
+def recheck(tree, case, body):
     """(confirmed, reason, bits): the claim decided again from the inputs alone, with balls; confirmed only
     when it fails rigorously and the recorded binding comparison, sides and margin are what the balls give."""
     dps = body["dps"]
@@ -151,7 +109,7 @@ def recheck(tree, case, body, where):
             return False, f"the claim fails, but its binding comparison is {to_text(comparison)!r}, not the recorded one", bits
         margin = UNDEFINED if outcome.undefined else outcome.margin
         for name, ball, text in (("lhs", lhs, recorded["lhs"]), ("rhs", rhs, recorded["rhs"]), ("margin", margin, body["margin"])):
-            if not matches(text, ball, dps, f"{where} {name}"):
+            if not side_matches(text, ball, dps):
                 return False, f"{to_text(comparison)} fails, but the recorded {name} differs from the recomputed one", bits
         with mp.workdps(20):
             shown = side_text(margin, 12)

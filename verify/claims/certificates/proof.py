@@ -19,7 +19,7 @@ exactly the lemmas taken as given that the proof rests on, directly or through a
 import math
 
 from verify.claims.cases.case import parse_case
-from verify.claims.certificates.files import FORMAT, exact_keys
+from verify.claims.certificates import format as certificate_format
 from verify.claims.certificates.stored_claim import certified_claim, in_domain
 from verify.claims.prover import facts as library
 from verify.claims.prover.prove import conjuncts, facts_for, prove
@@ -29,8 +29,6 @@ from verify.claims.prover.solvers import run_cvc5, run_z3, versions
 from verify.claims.verdicts.results import CheckResult
 from verify.errors import InputError
 
-KEYS = ("format", "kind", "claim", "reading", "statement", "domain", "sha256", "verdict", "lemmas", "pieces", "solvers",
-        "inputs")
 
 
 def proof_body(job, proof, case=None, algebras=()):
@@ -45,12 +43,12 @@ def proof_body(job, proof, case=None, algebras=()):
     roots = dict(job.assumed)
     resting = tuple(dict.fromkeys(r for i in proof.lemmas for r in roots.get(i, ())))
     verdict = proof.status + (f" assuming {', '.join(resting)}" if resting else "")
-    return {"format": FORMAT, "kind": "proof", "claim": claim.id, "reading": job.reading, "statement": job.text,
-            "domain": claim.domain(job.reading), "sha256": claim.digest(job.reading), "verdict": verdict,
-            "lemmas": lemmas,
-            "pieces": [dict(p.piece.as_data(), part=p.part, lemmas=list(p.lemmas), query=p.query,
-                            algebra=_algebra_data(algebras, i)) for i, p in enumerate(proof.pieces)],
-            "solvers": proof.versions, "inputs": case.inputs() if case is not None else None}
+    return certificate_format.body(
+        "proof", claim=claim.id, reading=job.reading, statement=job.text, domain=claim.domain(job.reading),
+        sha256=claim.digest(job.reading), verdict=verdict, lemmas=lemmas,
+        pieces=[dict(p.piece.as_data(), part=p.part, lemmas=list(p.lemmas), query=p.query,
+                     algebra=_algebra_data(algebras, i)) for i, p in enumerate(proof.pieces)],
+        solvers=proof.versions, inputs=case.inputs() if case is not None else None)
 
 
 def _algebra_data(algebras, index):
@@ -59,8 +57,8 @@ def _algebra_data(algebras, index):
 
 
 def check_proof_certificate(data, where, claims_file=None):
-    """Confirm a proof certificate (see the module docstring); InputError for a malformed one."""
-    exact_keys(data, KEYS, where)
+    """Confirm a proof certificate (see the module docstring; its keys were checked by format.kind_of); InputError
+    for a malformed one."""
     claim = certified_claim(data, where, claims_file)
     verdict, _, stated = str(data["verdict"]).partition(" assuming ")
     if verdict not in ("proved", "disproved"):
