@@ -23,7 +23,8 @@ from verify.claims.prover.algebraic import setting
 from verify.claims.prover.algebraic_ratio import NotPolynomial, Space, to_ratio
 from verify.claims.prover.algebraic_check import algebra_from_data, check_algebra
 from verify.claims.prover.algebraic_search import certify
-from verify.claims.prover.prove import conjuncts, prove
+from verify.claims.prover.pieces import conjuncts
+from verify.claims.prover.prove import prove
 from verify.claims.prover.pieces import Piece
 from verify.claims.language.syntax import Name, Num, walk
 from verify.claims.record import TANGENT
@@ -114,9 +115,12 @@ def test_an_identity_renders_through_the_claim_language_printer(kappa_generic):
 
 def test_every_piece_of_a_proof_renders():
     from verify.claims.prover.algebraic_latex import proof_latex
+    from verify.claims.prover.prove import prove_with_identities
 
-    tree, proof = proved("T2.interlace", "ambient-bounds")
-    rendered = proof_latex(tree, proof)
+    tree, _ = proved("T2.interlace", "ambient-bounds")
+    claim = REGISTRY["T2.interlace"]
+    proof, (algebras, _) = prove_with_identities(tree, claim.n_range, claim.hessian)
+    rendered = proof_latex(tree, proof, algebras)
     assert [(label, part) for label, part, _ in rendered] == [(p.piece.label, p.part + 1) for p in proof.pieces]
     assert all(lines and lines[-1].endswith(r"\ge 0") for _, _, lines in rendered)
 

@@ -134,7 +134,7 @@ def _algebra_lines(certificate, piece):
     from verify.claims.prover.algebraic_check import algebra_from_data
     from verify.claims.prover.algebraic_latex import algebra_latex
     from verify.claims.prover.pieces import Piece
-    from verify.claims.prover.prove import conjuncts
+    from verify.claims.prover.pieces import conjuncts
     from verify.errors import InputError
 
     n, (lo, hi) = piece.get("n"), certificate["domain"]["n"]

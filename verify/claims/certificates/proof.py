@@ -22,8 +22,8 @@ from verify.claims.cases.case import parse_case
 from verify.claims.certificates import format as certificate_format
 from verify.claims.certificates.stored_claim import certified_claim, in_domain
 from verify.claims.prover import facts as library
-from verify.claims.prover.prove import conjuncts, facts_for, prove
-from verify.claims.prover.pieces import NotEncodable, pieces
+from verify.claims.prover.pieces import NotEncodable, conjuncts, pieces
+from verify.claims.prover.prove import facts_for, prove
 from verify.claims.prover.smt import build_query
 from verify.claims.prover.solvers import run_cvc5, run_z3, versions
 from verify.claims.verdicts.results import CheckResult

@@ -90,16 +90,13 @@ def _times(multiplier, space, by_label):
     return rf"\left({_sum_latex(multiplier, space, by_label)}\right) "
 
 
-def proof_latex(tree, proof, algebras=None):
+def proof_latex(tree, proof, algebras):
     """[(piece label, part number from 1, lines or None)] for every piece of a proved Proof of `tree`: the
-    displayed lines of its algebraic certificate (`algebras`, as verify.claims.prover.algebraic_search.certify
-    gives them, found here when not given), None where a piece has none."""
+    displayed lines of its algebraic certificates (`algebras`, as verify.claims.prover.prove.prove_with_identities
+    gives them), None where a piece has none."""
     from verify.claims.prover import facts as library
-    from verify.claims.prover.algebraic_search import certify
-    from verify.claims.prover.prove import conjuncts
+    from verify.claims.prover.pieces import conjuncts
 
-    if algebras is None:
-        algebras, _ = certify(tree, proof)
     parts, out = conjuncts(tree), []
     for piece, algebra in zip(proof.pieces, algebras):
         facts = [f for f in library.FACTS if f.id in piece.lemmas]

@@ -274,7 +274,7 @@ def certify(tree, proof, extra=(), seconds=SECONDS):
     """(Algebra or None for each of a proved Proof's pieces, seconds taken): the identities of a proof whose
     claim is `tree`, from the library's facts and `extra` (a claim file's lemmas); the search shares `seconds`."""
     from verify.claims.prover import facts as library
-    from verify.claims.prover.prove import conjuncts
+    from verify.claims.prover.pieces import conjuncts
 
     started = time.perf_counter()
     if proof.status != "proved":

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 
 from verify.claims.language.quantities import INDEXED, canonical
-from verify.claims.language.syntax import ForAll, Index, Item, walk
+from verify.claims.language.syntax import And, ForAll, Index, Item, walk
 from verify.claims.language.text import index_text
 
 
@@ -128,3 +128,10 @@ def variable(series, key):
         return f"{prefix}_{const}"
     stem = "k" if n_coeff == "k" else "n"
     return f"{prefix}_{stem}" + ("" if const == 0 else f"_m{-const}" if const < 0 else f"_p{const}")
+
+
+def conjuncts(tree):
+    """The parts of a claim joined by `and` (a chain a <= b <= c included): each is proved on its own."""
+    if isinstance(tree, And):
+        return [part for p in tree.parts for part in conjuncts(p)]
+    return [tree]

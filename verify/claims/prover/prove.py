@@ -13,10 +13,9 @@ import functools
 import time
 from dataclasses import dataclass, field
 
-from verify.claims.language.syntax import And
 from verify.claims.language.text import to_text
 from verify.claims.prover import facts as library
-from verify.claims.prover.pieces import NotEncodable, pieces
+from verify.claims.prover.pieces import NotEncodable, conjuncts, pieces
 from verify.claims.prover.smt import build_query
 from verify.claims.prover.solvers import run_cvc5, run_z3, versions
 
@@ -69,23 +68,39 @@ def facts_for(piece, family, tree=None, extra=()):
     return tuple(f for f in facts if tree is None or f.offered_to(tree))
 
 
-def conjuncts(tree):
-    """The parts of a claim joined by `and` (a chain a <= b <= c included): each is proved on its own."""
-    if isinstance(tree, And):
-        return [part for p in tree.parts for part in conjuncts(p)]
-    return [tree]
-
-
 def prove(tree, n_range, family="spd", extra=()):
     """A Proof that `tree` holds (status "proved") — or fails (status "disproved") — for every n in n_range
     (hi may be math.inf) and every H of the family, from the facts and the `extra` ones (a claim file's
     lemmas, as Facts); see the module docstring. The solvers work within resource limits, so their answers
     depend on the query alone: a claim is proved once per process, and asked again it is answered from memory."""
-    return _remembered_proof(tree, tuple(n_range), family, tuple(extra))
+    return _memory(tree, tuple(n_range), family, tuple(extra)).proof
+
+
+def prove_with_identities(tree, n_range, family="spd", extra=()):
+    """(Proof, (algebraic identities, seconds)): `prove`'s Proof and, for a proved claim, each piece's identity
+    (verify.claims.prover.algebraic_search.certify; None where a piece has none), from the same memory."""
+    from verify.claims.prover.algebraic_search import certify
+
+    memory = _memory(tree, tuple(n_range), family, tuple(extra))
+    if memory.identities is None:
+        memory.identities = certify(tree, memory.proof, tuple(extra))
+    return memory.proof, memory.identities
+
+
+@dataclass
+class _Memory:
+    """The one proof cache's entry: a claim's Proof, and its identities once asked for."""
+
+    proof: Proof
+    identities: tuple = None
 
 
 @functools.lru_cache(maxsize=512)
-def _remembered_proof(tree, n_range, family, extra):
+def _memory(tree, n_range, family, extra):
+    return _Memory(_prove(tree, n_range, family, extra))
+
+
+def _prove(tree, n_range, family, extra):
     started = time.perf_counter()
     try:
         parts = pieces(tree, n_range)

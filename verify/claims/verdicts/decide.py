@@ -8,7 +8,6 @@ and refuted at once — a defect that must never happen, reported loudly. INCONC
 comparison stayed tight, or a failure could not be certified. HOLDS: every case decided to hold (a
 non-strict comparison whose sides agree to every digit computed holds, and the evidence says so).
 """
-import functools
 import math
 import time
 
@@ -41,8 +40,9 @@ def prove_job(job, dps):
     job's claim and domain, each proved piece's identity (or None), and the counterexample search's hints
     where the facts allow a counterexample."""
     from verify.claims.prover.hints import cases_from_model
+    from verify.claims.prover.prove import prove_with_identities
 
-    proof, algebras = _proof_and_identities(job.tree, tuple(job.claim.n_range), job.claim.hessian, tuple(job.lemmas))
+    proof, algebras = prove_with_identities(job.tree, job.claim.n_range, job.claim.hessian, job.lemmas)
     failing, tried = [], 0
     decider = Decider(dps, job.needs)
     hints = proof.hints if job.min_n <= MAX_CHECK_N else ()  # a case beyond check's bound could not be certified
@@ -53,17 +53,6 @@ def prove_job(job, dps):
                 if decider.decide(job, case).status == FAILS:
                     failing.append(case)
     return proof, tuple(failing), tried, algebras
-
-
-@functools.lru_cache(maxsize=512)
-def _proof_and_identities(tree, n_range, family, lemmas):
-    """The prover's Proof and the algebraic identities of its pieces, found once per process: a claim decided
-    again (in another run, or as another reading of the same text) is answered from memory, as the prover is."""
-    from verify.claims.prover.algebraic_search import certify
-    from verify.claims.prover.prove import prove
-
-    proof = prove(tree, n_range, family, lemmas)
-    return proof, certify(tree, proof, lemmas)
 
 
 def formula_result(job, index, collected, dps, samples, out_dir):
