@@ -50,17 +50,17 @@ def versions():
     return {"z3": z3_version(), "cvc5": cvc5_version()}
 
 
-def run_z3(text, steps=Z3_STEPS, want_model=False):
+def run_z3(text, steps=Z3_STEPS, want_model=False, backstop_ms=BACKSTOP_MS):
     """Z3 on the text in a fresh context."""
     check_stop()
     started = time.perf_counter()
     with shielded():  # a Ctrl-C now waits for Z3 to finish and its context to be freed, then stops the run
-        result, core, model, why = _z3(text, steps, want_model)
+        result, core, model, why = _z3(text, steps, want_model, backstop_ms)
     check_stop()
     return Answer("z3", result, time.perf_counter() - started, core, model, why)
 
 
-def _z3(text, steps, want_model):
+def _z3(text, steps, want_model, backstop_ms=BACKSTOP_MS):
     """(result, core, model, why) in a fresh context (the answer depends on the text alone), freed before
     returning. Z3's own SIGINT handler is off (ctrl_c): a Ctrl-C reaches `shielded` instead of being swallowed."""
     import z3
@@ -69,7 +69,7 @@ def _z3(text, steps, want_model):
     solver = z3.Solver(ctx=context)
     solver.set("ctrl_c", False)
     solver.set("rlimit", steps)
-    solver.set("timeout", BACKSTOP_MS)
+    solver.set("timeout", backstop_ms)
     why = ""
     try:
         solver.from_string(text)
