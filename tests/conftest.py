@@ -28,6 +28,19 @@ def reset_precision():
     assert leaked == (15, 53), f"precision leaked out of a scope: mp.dps, flint prec = {leaked}"
 
 
+THEOREM2_RUN = dict(seed=1, samples=40, dps=50)  # the one whole `theorem2` decision the tests share
+
+
+@pytest.fixture(scope="session")
+def theorem2_run(tmp_path_factory):
+    """The whole `theorem2` decision with THEOREM2_RUN's settings and its certificates, once per test process for
+    every test that reads a report: (Report, the certificates' folder)."""
+    from verify.claims.verdicts.theorem2 import run_theorem2
+
+    out = tmp_path_factory.mktemp("theorem2")
+    return run_theorem2(**THEOREM2_RUN, out_dir=str(out), workers=1), out
+
+
 @dataclass(frozen=True)
 class Ran:
     """What a run of the CLI left: its exit status and what it wrote."""

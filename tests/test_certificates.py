@@ -18,9 +18,8 @@ from verify.errors import InputError
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory):
-    out = tmp_path_factory.mktemp("certs")
-    return run_theorem2(seed=1, samples=40, dps=50, out_dir=str(out)), out
+def report(theorem2_run):
+    return theorem2_run
 
 
 def test_refuted_claims_have_confirmed_certificates(report):

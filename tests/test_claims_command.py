@@ -2,14 +2,12 @@
 false claims are refuted with certificates that `check` confirms, true ones never are, and bad claim
 files or edited certificates are one line with exit 2 and no file written."""
 import json
-import re
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli, run_cli_process
+from tests.conftest import ROOT, THEOREM2_RUN, run_cli, run_cli_process
 from tests.test_cli import assert_one_line_error
-from verify.claims.verdicts.theorem2 import run_theorem2
 from verify.claims.claimfile import load_claims, parse_claims_text
 from verify.claims.verdicts.decide import run_claims
 
@@ -17,11 +15,11 @@ EXAMPLES = Path(ROOT) / "examples" / "claims.toml"
 READING = {"tangent": "tangent-exact", "ambient": "ambient-bounds"}
 
 
-def test_restated_theorem2_claims_get_theorem2s_verdicts(tmp_path):
+def test_restated_theorem2_claims_get_theorem2s_verdicts(theorem2_run):
     restated = [c for c in load_claims(EXAMPLES) if c.id.startswith("T2.")]
     assert len(restated) == 10
-    mine = run_claims(restated, seed=5, samples=60, workers=1)
-    builtin = run_theorem2(seed=5, samples=60, workers=1)
+    mine = run_claims(restated, **THEOREM2_RUN, workers=1)
+    builtin, _ = theorem2_run
     verdicts = {(r.id, r.reading): r.verdict for r in builtin.claims}
     for result in mine.claims:
         claim_id, reading = result.id.rsplit(".", 1)

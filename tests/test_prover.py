@@ -234,7 +234,7 @@ def test_the_quick_look_for_a_disproof_changes_no_proof(monkeypatch):
              ("false.kappa_gt_kappa", "false.z1_lt_z1", "false.sqrt_negative", "false.divide_by_zero")]
     facts = {f.id: f for f in FACTS}
     trees += [(Not(facts[i].tree), facts[i].n_range, facts[i].family) for i in ("F11.trace.n3", "F10.kappa", "F1.mean")]
-    trees += [(claims[i].tree, claims[i].n_range, claims[i].hessian) for i in list(claims)[:6]]
+    trees += [(claims[i].tree, claims[i].n_range, claims[i].hessian) for i in list(claims)[:2]]
     quick = [prover._prove(*t, ()) for t in trees]
     monkeypatch.setattr(prover, "QUICK_STEPS", 1)
     full = [prover._prove(*t, ()) for t in trees]
