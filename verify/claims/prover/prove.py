@@ -111,20 +111,24 @@ def _memory(tree, n_range, family, extra):
 def _prove(tree, n_range, family, extra):
     started = time.perf_counter()
     try:
-        parts = pieces(tree, n_range)
-        against = _decide([tree], parts, family, negate=False, quick=True) if not extra else None
-        outcome = _decide(conjuncts(tree), parts, family, negate=True, extra=extra) if not _proved(against) else against
-        if outcome.status != "proved":
-            against = _decide([tree], parts, family, negate=False, extra=extra)
-        if _proved(against):
-            outcome = Proof("disproved", against.pieces, "the facts imply the claim fails on its whole domain")
+        outcome = _proof_or_disproof(tree, pieces(tree, n_range), family, extra)
     except NotEncodable as reason:
         outcome = Proof("not attempted", reason=str(reason))
     return Proof(outcome.status, outcome.pieces, outcome.reason, outcome.hints, time.perf_counter() - started, versions())
 
 
-def _proved(outcome):
-    return outcome is not None and outcome.status == "proved"
+def _proof_or_disproof(tree, parts, family, extra):
+    """The proof; else the disproof (looked for briefly first, without a claim file's lemmas: see the module
+    docstring); else the proof's reason for failing."""
+    against = None if extra else _decide([tree], parts, family, negate=False, quick=True)
+    if against is None or against.status != "proved":
+        outcome = _decide(conjuncts(tree), parts, family, negate=True, extra=extra)
+        if outcome.status == "proved":
+            return outcome
+        against = _decide([tree], parts, family, negate=False, extra=extra)
+        if against.status != "proved":
+            return outcome
+    return Proof("disproved", against.pieces, "the facts imply the claim fails on its whole domain")
 
 
 def _decide(parts, pieces_, family, negate, extra=(), quick=False):
