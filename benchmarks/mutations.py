@@ -5,8 +5,10 @@ is restored after each run, whatever happens.
 The SMT mutations are the encodings that once proved false claims (a static undefined not made false, x**0
 as a reciprocal, an unguarded root definition, an integer power that needs its base >= 0); the others are an
 exact tie reading mu and L from the wrong matrix (a true claim was REFUTED), a ball comparison decided from
-the midpoints (a verdict inside the rounding error), softmax without its max shift (overflow), and a
-certificate whose claim hash is not compared.
+the midpoints (a verdict inside the rounding error), softmax without its max shift (overflow), a
+certificate whose claim hash is not compared, a looser rule for recorded numbers (ten times the slack; half
+a unit for a recorded zero), T2.multi's recorded margin not compared, and the prover's quick look for a
+disproof taken as the verdict.
 
 Run: python benchmarks/mutations.py            (the whole default suite, stopping at its first failure)
      python benchmarks/mutations.py --soundness (the two differential soundness tests only, SMT mutations)
@@ -19,6 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SMT = "verify/claims/prover/smt.py"
+FORMAT = "verify/claims/certificates/format.py"
 MUTATIONS = {  # name: (file, code, the mutated code)
     "static undefined not made false": (SMT, '        self.defined.append("false")\n        return self.fresh_name("undefined")',
                                         '        return self.fresh_name("undefined")'),
@@ -35,6 +38,16 @@ MUTATIONS = {  # name: (file, code, the mutated code)
     "softmax without its max shift": ("verify/numerics/softmax.py", "    shifted = s - max(s)\n", "    shifted = s\n"),
     "certificate hash not compared": ("verify/claims/certificates/stored_claim.py",
                                       '    if data.get("sha256") != claim.digest(reading):', "    if False:"),
+    "recorded numbers get ten times the slack": (FORMAT, 'half_ulp(recorded) * flint.arb("1.000001")',
+                                                 "half_ulp(recorded) * 10"),
+    "a recorded zero gets half a unit of slack": (FORMAT, '    if not mantissa.replace(".", "").strip("0"):\n'
+                                                          "        return flint.arb(0)\n", ""),
+    "T2.multi's recorded margin not compared": ("verify/claims/builtin/multi.py",
+                                                "for name, ball in _sides(enclosure).items())",
+                                                'for name, ball in _sides(enclosure).items() if name != "margin")'),
+    "the quick look for a disproof decides alone": ("verify/claims/prover/prove.py",
+                                                    '    if against is None or against.status != "proved":',
+                                                    "    if against is None:"),
 }
 SOUNDNESS = ("tests/test_soundness.py", "-k", "agree_at_exact_points or proved_for_every_n")
 

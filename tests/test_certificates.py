@@ -212,10 +212,15 @@ def test_a_recorded_number_matches_its_ball_and_nothing_a_unit_away(mantissa, ra
         ball = flint.arb(mantissa, radius) * flint.arb(10) ** exponent
         text = side_text(ball, dps)
         assert side_matches(text, ball, dps)
-        offset = 2 * (ball.rad() + half_ulp(text)) + abs(ball.mid()) * flint.arb(10) ** -dps
+        tiny = (ball.rad() + abs(ball.mid())) * flint.arb(10) ** (2 - dps) + flint.arb(10) ** -200  # > the moved text's rounding
+        offset = 2 * (ball.rad() + half_ulp(text)) + tiny
         assert not side_matches(side_text(ball.mid() + offset * (1 if mantissa % 2 else -1), dps + 10), ball, dps)
+        toward_zero = -1 if mantissa > 0 else 1  # (so the moved decimal's last digit is no coarser than text's)
+        moved = side_text(ball.mid() + toward_zero * (ball.rad() + 4 * half_ulp(text) + tiny), dps)
+        assert not side_matches(moved, ball, dps), (text, moved)
         if mantissa != 0:  # (zero is written whole in any number of digits)
             assert not side_matches(side_text(ball, dps - 1), ball, dps)
+    assert not side_matches("0.0", flint.arb("0.04"), 30) and side_matches("0.0", flint.arb(0, 1e-30), 30)
 
 
 def test_a_several_examples_certificate_must_record_its_margin_too(monkeypatch):

@@ -110,7 +110,10 @@ def significant_digits(text):
 
 def half_ulp(text):
     """Half a unit in the last written digit of a decimal ("1.250e-3" → 0.5e-6): the rounding a
-    correctly rounded number may carry, and all the slack `check` allows beyond the ball's radius."""
+    correctly rounded number may carry, and all the slack `check` allows beyond the ball's radius. Zero is
+    written whole ("0.0" is exactly 0, as side_text writes a zero ball): no slack."""
     mantissa, _, exponent = text.lower().lstrip("+-").partition("e")
+    if not mantissa.replace(".", "").strip("0"):
+        return flint.arb(0)
     decimals = len(mantissa.partition(".")[2])
     return flint.arb(10) ** (int(exponent or 0) - decimals) / 2
