@@ -70,7 +70,8 @@ def run_mutation(path, old, new, soundness):
     finally:
         source.write_text(original)
     failed = [line.split(" ")[1] for line in run.stdout.splitlines() if line.startswith(("FAILED ", "ERROR "))]
-    return run.returncode != 0, time.perf_counter() - started, (failed[0] if failed else "")
+    # caught only when a test failed (-x under xdist exits 2): a failing status with no failed test is pytest not running
+    return run.returncode != 0 and bool(failed), time.perf_counter() - started, (failed[0] if failed else "")
 
 
 def main(argv=None):
@@ -82,7 +83,7 @@ def main(argv=None):
     for name, (path, old, new) in chosen.items():
         failed, seconds, first = run_mutation(path, old, new, args.soundness)
         caught += failed
-        print(f"{name}: {'caught by ' + (first or 'a failing run') if failed else 'NOT CAUGHT'} ({seconds:.0f} s)", flush=True)
+        print(f"{name}: {'caught by ' + first if failed else 'NOT CAUGHT'} ({seconds:.0f} s)", flush=True)
     print(f"caught {caught} of {len(chosen)}")
     return 0 if caught == len(chosen) else 1
 
