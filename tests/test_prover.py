@@ -206,7 +206,9 @@ def test_a_forged_proof_of_a_false_claim_is_rejected_by_z3_before_cvc5_is_asked(
                                    for piece in pieces(job.tree, false.n_range)))
     body = json.loads(json.dumps(proof_certificates.proof_body(job, forged)))
 
-    proved_by_z3, real_z3, real_cvc5 = set(), proof_certificates.run_z3, proof_certificates.run_cvc5
+    from verify.claims.prover import solvers
+
+    proved_by_z3, real_z3, real_cvc5 = set(), solvers.run_z3, solvers.run_cvc5
 
     def z3(text, *args, **kwargs):
         answer = real_z3(text, *args, **kwargs)
@@ -218,8 +220,8 @@ def test_a_forged_proof_of_a_false_claim_is_rejected_by_z3_before_cvc5_is_asked(
         assert text in proved_by_z3, "cvc5 was asked a query Z3 did not prove"
         return real_cvc5(text, *args, **kwargs)
 
-    monkeypatch.setattr(proof_certificates, "run_z3", z3)
-    monkeypatch.setattr(proof_certificates, "run_cvc5", cvc5)
+    monkeypatch.setattr(solvers, "run_z3", z3)
+    monkeypatch.setattr(solvers, "run_cvc5", cvc5)
     result = check_body(body)
     assert not result.confirmed and "z3 says sat" in result.summary, result.summary
 

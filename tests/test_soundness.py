@@ -80,6 +80,7 @@ def test_check_evaluates_a_disproof_at_its_own_case(monkeypatch):
     from verify.claims.verdicts.decide import _any_case
     from verify.claims.jobs import Job
     from verify.claims.certificates import proof as certificate
+    from verify.claims.prover import solvers
     from verify.claims.prover.solvers import Answer
 
     claims = parse_claims_text('[[claim]]\nid = "mine.false"\nholds = "z_max < z_min"\nn = [2, 3]\n')
@@ -91,8 +92,8 @@ def test_check_evaluates_a_disproof_at_its_own_case(monkeypatch):
     true_claims = parse_claims_text('[[claim]]\nid = "mine.false"\nholds = "z_max >= z_min"\nn = [2, 3]\n')
     forged = dict(body, statement="z_max >= z_min", sha256=true_claims[0].digest(None))
     unsat = lambda *args, **kwargs: Answer("solver", "unsat", 0.0)
-    monkeypatch.setattr(certificate, "run_z3", unsat)
-    monkeypatch.setattr(certificate, "run_cvc5", unsat)
+    monkeypatch.setattr(solvers, "run_z3", unsat)
+    monkeypatch.setattr(solvers, "run_cvc5", unsat)
     monkeypatch.setattr(certificate, "build_query", lambda *a, **k: type("Q", (), {"text": None})())
     forged["pieces"] = [dict(p, query=None) for p in forged["pieces"]]
     result = certificate.check_proof_certificate(forged, "certificate", None)

@@ -49,11 +49,11 @@ def kind_of(data, where):
     if kind not in KEYS:
         *others, last = KEYS
         raise InputError(f"{where} has kind {str(kind)[:40]!r}; a certificate is a {', '.join(others)} or {last}")
-    exact_keys(data, KEYS[kind], where)
+    _exact_keys(data, KEYS[kind], where)
     return kind
 
 
-def exact_keys(data, keys, where):
+def _exact_keys(data, keys, where):
     """InputError unless data has exactly `keys` (an unknown key is a misspelling until shown otherwise)."""
     missing = [k for k in keys if k not in data]
     unknown = [k for k in data if k not in keys]

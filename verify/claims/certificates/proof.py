@@ -25,7 +25,7 @@ from verify.claims.prover import facts as library
 from verify.claims.prover.pieces import NotEncodable, conjuncts, pieces
 from verify.claims.prover.prove import facts_for, prove
 from verify.claims.prover.smt import build_query
-from verify.claims.prover.solvers import run_cvc5, run_z3, versions
+from verify.claims.prover.solvers import both_prove, proved_by_both, said, versions
 from verify.claims.verdicts.results import CheckResult
 from verify.errors import InputError
 
@@ -223,12 +223,9 @@ def _check_piece(record, piece, number, parts, family, verdict, lemmas, where, u
         if problem:
             return CheckResult(False, f"at {piece.label}, part {number + 1}: the algebraic certificate fails: {problem}", 0)
         return ALGEBRAIC
-    answers = (run_z3(query.text),)
-    if answers[0].result == "unsat":  # cvc5 only on what Z3 proved, as in the prover: on a satisfiable query
-        answers += (run_cvc5(query.text),)  # (a forged certificate's) cvc5 can run on past its own limits
-    if any(a.result != "unsat" for a in answers):
-        said = ", ".join(f"{a.solver} says {a.result}" for a in answers)
-        return CheckResult(False, f"at {piece.label}: {said}; both must answer unsat", 0)
+    answers = both_prove(query.text)
+    if not proved_by_both(answers):
+        return CheckResult(False, f"at {piece.label}: {said(answers)}; both must answer unsat", 0)
     return None
 
 

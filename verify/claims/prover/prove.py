@@ -24,7 +24,7 @@ from verify.claims.language.text import to_text
 from verify.claims.prover import facts as library
 from verify.claims.prover.pieces import NotEncodable, conjuncts, pieces
 from verify.claims.prover.smt import build_query
-from verify.claims.prover.solvers import BACKSTOP_MS, Z3_STEPS, run_cvc5, run_z3, versions
+from verify.claims.prover.solvers import BACKSTOP_MS, Z3_STEPS, both_prove, proved_by_both, run_z3, said, versions
 
 SHRINK_STEPS = 300_000  # Z3's resource limit when trying a smaller set of facts (about 0.1 s)
 QUICK_STEPS, QUICK_BACKSTOP_MS = 300_000, 500  # the first look for a disproof, before the proof is attempted
@@ -161,13 +161,10 @@ def prove_piece(tree, piece, family, negate=True, extra=(), quick=False):
     proved = {}  # query text -> Z3's unsat answer during the shrinking (unsat within fewer steps is unsat)
     used = shrink(tree, piece, available, _lemma_ids(first.core, full), negate, proved)
     query = build_query(tree, piece, [f for f in available if f.id in used], negate)
-    z3_answer = proved.get(query.text) or run_z3(query.text)
-    if z3_answer.result != "unsat":  # cvc5 is asked only what Z3 proves (it can run past its limits on a satisfiable query)
-        return f"Z3 says {z3_answer.result} on the facts it used: both solvers must prove it", None
-    cvc5_answer = run_cvc5(query.text)
-    if cvc5_answer.result == "unsat":
-        return PieceProof(piece, 0, used, query.text, {"z3": round(z3_answer.seconds, 3), "cvc5": round(cvc5_answer.seconds, 3)})
-    return f"Z3 says unsat, cvc5 says {cvc5_answer.result} on the facts Z3 used: both must prove it", None
+    answers = both_prove(query.text, proved.get(query.text))
+    if proved_by_both(answers):
+        return PieceProof(piece, 0, used, query.text, {a.solver: round(a.seconds, 3) for a in answers})
+    return f"{said(answers)} on the facts Z3 used: both must prove it", None
 
 
 def shrink(tree, piece, available, used, negate, proved=None):

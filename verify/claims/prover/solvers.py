@@ -103,6 +103,23 @@ def _model(model):
     return values
 
 
+def both_prove(text, z3_answer=None):
+    """Z3's answer on the text (`z3_answer`, when already had), then cvc5's only when Z3 answered unsat: on some
+    satisfiable nonlinear queries cvc5 runs on past its own limits. The text is proved when both answers are there
+    and unsat (`proved_by_both`)."""
+    first = z3_answer or run_z3(text)
+    return (first, run_cvc5(text)) if first.result == "unsat" else (first,)
+
+
+def proved_by_both(answers):
+    return len(answers) == 2 and all(a.result == "unsat" for a in answers)
+
+
+def said(answers):
+    """What the solvers said, e.g. "z3 says unsat, cvc5 says unknown"."""
+    return ", ".join(f"{a.solver} says {a.result}" for a in answers)
+
+
 def run_cvc5(text, steps=CVC5_STEPS):
     check_stop()
     started = time.perf_counter()
