@@ -10,6 +10,7 @@ kept only when it holds exactly over QQ. Positivity lemmas come first (each quan
 positive, then each denominator factor), one round after another.
 """
 import itertools
+import operator
 import time
 from fractions import Fraction
 
@@ -230,37 +231,45 @@ class _Grower:
 
     def __init__(self, columns, bases, odd_ok):
         self.columns, self.odd_ok = columns, odd_ok
-        self.bases = [(b, tuple(b[1].monoms()), _degree(b[1])) for b in bases]
+        self.bases = [(b, tuple(b[1].monoms()), _degree(b[1]), _highest(b[1].monoms())) for b in bases]
         self.seen = {m for poly, _ in columns.values() for m in poly.monoms()}
         self.frontier = set(self.seen)
-        self.top = max(sum(m) for m in self.seen) + max(d for _, _, d in self.bases)
-        monomials = list(self.seen) + [u for _, monoms, _ in self.bases for u in monoms]
-        self.highest = [max(e) for e in zip(*monomials)]
+        self.top = max(sum(m) for m in self.seen) + max(b[2] for b in self.bases)
+        self.highest = _highest(list(self.seen) + [u for b in self.bases for u in b[1]])
 
     def grow(self, deadline):
         """One round; the monomials it brought (empty: nothing more to grow)."""
         fresh = set()
         for t in self.frontier:
-            for base, monoms, degree in self.bases:
+            for base, monoms, degree, base_highest in self.bases:
                 for u in monoms:
-                    fresh |= self._add(base, tuple(a - b for a, b in zip(t, u)), degree)
+                    m = tuple(map(operator.sub, t, u))
+                    if min(m) >= 0:
+                        fresh.update(self._add(base, m, degree, base_highest))
             if len(self.columns) > MAX_COLUMNS or time.perf_counter() > deadline:
                 break
         self.seen |= fresh
         self.frontier = fresh
         return fresh
 
-    def _add(self, base, m, degree):
+    def _add(self, base, m, degree, base_highest):
+        """The term m·base as a column, unless it has one already, is of too high a degree, has an odd power of a
+        quantity not proved positive, or a power above every monomial's (those of m·base are base's shifted by m)."""
         labels, poly, kind = base
-        if min(m) < 0 or (labels, m) in self.columns or sum(m) + degree > self.top:
-            return set()
+        if (labels, m) in self.columns or sum(m) + degree > self.top:
+            return ()
         if kind != "=" and any(p % 2 and not ok for p, ok in zip(m, self.odd_ok)):
-            return set()  # an odd power of a quantity not proved positive
+            return ()
+        if any(e + b > h for e, b, h in zip(m, base_highest, self.highest)):
+            return ()
         product = poly.mul_monom(m)
-        if any(e > h for monom in product.monoms() for e, h in zip(monom, self.highest)):
-            return set()
         self.columns[(labels, m)] = (product, kind)
         return set(product.monoms()) - self.seen
+
+
+def _highest(monomials):
+    """Each variable's highest power among the monomials."""
+    return [max(e) for e in zip(*monomials)]
 
 
 def _product(labels, by_label, ring):
