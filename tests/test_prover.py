@@ -243,3 +243,60 @@ def test_the_quick_look_for_a_disproof_changes_no_proof(monkeypatch):
     key = lambda p: (p.status, p.reason, [(x.piece, x.part, x.lemmas, x.query) for x in p.pieces])
     assert [key(p) for p in quick] == [key(p) for p in full]
     assert sum(p.status == "disproved" for p in quick) >= 6
+
+
+def _stalling_query():
+    """`j(1) <= z(3)` at n = 3 with every fact: satisfiable, and Z3's default search runs until its backstop."""
+    from verify.claims.language.parser import parse_claim
+    from verify.claims.prover.pieces import Piece
+    from verify.claims.prover.prove import facts_for
+    from verify.claims.prover.smt import build_query
+
+    tree = parse_claim("j(1) <= z(3)", (3, 3))
+    return tree, build_query(tree, Piece(n=3), facts_for(Piece(n=3), "spd", tree), negate=True).text
+
+
+def test_a_query_that_stalls_z3s_default_search_gets_a_model_and_no_proof(monkeypatch):
+    from verify.claims.prover import prove as prover
+
+    monkeypatch.setattr(prover, "FIRST_LOOK_MS", 200)  # the path of the 2 s first look, sooner
+    tree, _ = _stalling_query()
+    proof = prover._prove(tree, (3, 3), "spd", ())
+    assert proof.status == "not proved" and "allow a counterexample" in proof.reason, proof.reason
+    assert proof.hints and proof.hints[0]["j_1"] > proof.hints[0]["z_3"]  # a model of the negated claim
+
+
+def test_the_default_search_answers_unless_the_clock_stopped_it_and_a_model_was_found(monkeypatch):
+    """`answer`: Z3's default search first; after the clock stopped it, the model look; when that finds no model,
+    the default search again with its whole budget, whose answer is the answer."""
+    from verify.claims.prover import prove as prover
+    from verify.claims.prover.solvers import BACKSTOP_MS, Z3_STEPS, Answer
+
+    def fake(said):
+        def run_z3(text, steps, want_model=False, backstop_ms=BACKSTOP_MS, options=()):
+            calls.append((steps, backstop_ms, options))
+            result = said[len(calls) - 1]
+            return Answer("z3", result, 0.0, clock=result == "unknown" and backstop_ms == prover.FIRST_LOOK_MS)
+        return run_z3
+
+    first, model_look, again = ((Z3_STEPS, prover.FIRST_LOOK_MS, ()),
+                                (prover.MODEL_LOOK_STEPS, prover.MODEL_LOOK_MS, prover.MODEL_LOOK),
+                                (Z3_STEPS, BACKSTOP_MS, ()))
+    for said, expected_calls, expected in [(["unsat"], [first], "unsat"), (["sat"], [first], "sat"),
+                                           (["unknown", "sat"], [first, model_look], "sat"),
+                                           (["unknown", "unsat", "unknown"], [first, model_look, again], "unknown"),
+                                           (["unknown", "unknown", "unsat"], [first, model_look, again], "unsat")]:
+        calls = []
+        monkeypatch.setattr(prover, "run_z3", fake(said))
+        assert prover.answer("query", True).result == expected and calls == expected_calls, (said, calls)
+
+
+def test_an_unknown_answer_names_the_limit_that_stopped_it():
+    """Z3 says "canceled" both when its count of steps runs out and when the clock stops it."""
+    from verify.claims.prover.solvers import run_z3
+
+    _, text = _stalling_query()
+    by_steps, by_clock = run_z3(text, steps=1), run_z3(text, backstop_ms=100)
+    assert by_steps.result == by_clock.result == "unknown"
+    assert "resource limit" in by_steps.limit_text and not by_steps.clock
+    assert "backstop" in by_clock.limit_text and by_clock.clock

@@ -13,7 +13,9 @@ the proof: a claim the facts refute outright (a fact negated) is then answered i
 where the proof's search could only stop at Z3's backstop. The answer is the same either way: what Z3 finds
 within fewer steps it finds in the same steps with more, the facts are true (so no claim is both proved and
 disproved), and the rest of the disproof is the full one. A claim file's lemmas may be taken as given, and so
-be inconsistent: with them, the proof comes first as ever.
+be inconsistent: with them, the proof comes first as ever. A query that Z3's default search has not answered
+within FIRST_LOOK_MS is first searched for a model another way (`answer`): some satisfiable queries stall the
+default search until its backstop.
 """
 
 import functools
@@ -24,10 +26,13 @@ from verify.claims.language.text import to_text
 from verify.claims.prover import facts as library
 from verify.claims.prover.pieces import NotEncodable, conjuncts, pieces
 from verify.claims.prover.smt import build_query
-from verify.claims.prover.solvers import BACKSTOP_MS, Z3_STEPS, both_prove, proved_by_both, run_z3, said, versions
+from verify.claims.prover.solvers import Z3_STEPS, both_prove, proved_by_both, run_z3, said, versions
 
 SHRINK_STEPS = 300_000  # Z3's resource limit when trying a smaller set of facts (about 0.1 s)
 QUICK_STEPS, QUICK_BACKSTOP_MS = 300_000, 500  # the first look for a disproof, before the proof is attempted
+FIRST_LOOK_MS = 2_000  # a query's default search first runs this long (its slowest unsat answer here takes 1.3 s) ...
+MODEL_LOOK = (("smt.arith.nl.nra_check_assignment", False),)  # ... then Z3 looks for a model this way (see `answer`)
+MODEL_LOOK_STEPS, MODEL_LOOK_MS = 1_000_000, 1_000
 
 
 @dataclass(frozen=True)
@@ -152,8 +157,8 @@ def prove_piece(tree, piece, family, negate=True, extra=(), quick=False):
     and QUICK_BACKSTOP_MS (what it finds there, it finds with its whole budget too, in the same steps)."""
     available = facts_for(piece, family, tree, extra)
     full = build_query(tree, piece, available, negate)
-    first = run_z3(full.text, QUICK_STEPS if quick else Z3_STEPS, want_model=negate,
-                   backstop_ms=QUICK_BACKSTOP_MS if quick else BACKSTOP_MS)
+    first = run_z3(full.text, QUICK_STEPS, want_model=negate, backstop_ms=QUICK_BACKSTOP_MS) if quick \
+        else answer(full.text, want_model=negate)
     if first.result != "unsat":
         reason = "the facts allow a counterexample (a model of them and the negated claim)" if first.result == "sat" \
             else first.limit_text
@@ -165,6 +170,19 @@ def prove_piece(tree, piece, family, negate=True, extra=(), quick=False):
     if proved_by_both(answers):
         return PieceProof(piece, 0, used, query.text, {a.solver: round(a.seconds, 3) for a in answers})
     return f"{said(answers)} on the facts Z3 used: both must prove it", None
+
+
+def answer(text, want_model):
+    """Z3's answer on a query with every fact: its search with its whole budget, but given FIRST_LOOK_MS first. When
+    the clock stopped it there, Z3 looks for a model with nlsat's check of the linear assignment off (MODEL_LOOK),
+    which finds one at once for some satisfiable queries where the default search runs until its backstop: a model is
+    the answer (no search proves a satisfiable query). Otherwise the default search runs again with its whole budget,
+    so every other answer is the one it gives alone."""
+    first = run_z3(text, Z3_STEPS, want_model, backstop_ms=FIRST_LOOK_MS)
+    if not first.clock:
+        return first
+    model = run_z3(text, MODEL_LOOK_STEPS, want_model, backstop_ms=MODEL_LOOK_MS, options=MODEL_LOOK)
+    return model if model.result == "sat" else run_z3(text, Z3_STEPS, want_model)
 
 
 def shrink(tree, piece, available, used, negate, proved=None):

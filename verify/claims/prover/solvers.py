@@ -23,13 +23,14 @@ class Answer:
     core: tuple = ()
     model: dict = None  # variable name -> Fraction (Z3, sat only)
     why: str = ""  # for "unknown": which limit stopped the solver, or what it said
+    clock: bool = False  # unknown when the wall-clock backstop came (Z3 says "canceled" for its step limit too)
 
     @property
     def limit_text(self):
         """Why the solver answered unknown, in words a reader can act on."""
-        if "timeout" in self.why or "canceled" in self.why:
+        if self.clock:
             return f"{self.solver} stopped at its {BACKSTOP_MS // 1000} s wall-clock backstop"
-        if "resource" in self.why or "rlimit" in self.why:
+        if any(word in self.why for word in ("resource", "rlimit", "canceled")):
             return f"{self.solver} found no proof within its resource limit (a count of steps)"
         return f"{self.solver} answered unknown ({self.why[:80] or 'no reason given'})"
 
@@ -50,17 +51,18 @@ def versions():
     return {"z3": z3_version(), "cvc5": cvc5_version()}
 
 
-def run_z3(text, steps=Z3_STEPS, want_model=False, backstop_ms=BACKSTOP_MS):
-    """Z3 on the text in a fresh context."""
+def run_z3(text, steps=Z3_STEPS, want_model=False, backstop_ms=BACKSTOP_MS, options=()):
+    """Z3 on the text in a fresh context; `options`: (name, value) pairs of Z3 parameters to set as well."""
     check_stop()
     started = time.perf_counter()
     with shielded():  # a Ctrl-C now waits for Z3 to finish and its context to be freed, then stops the run
-        result, core, model, why = _z3(text, steps, want_model, backstop_ms)
+        result, core, model, why = _z3(text, steps, want_model, backstop_ms, options)
     check_stop()
-    return Answer("z3", result, time.perf_counter() - started, core, model, why)
+    seconds = time.perf_counter() - started
+    return Answer("z3", result, seconds, core, model, why, clock=result == "unknown" and seconds * 1000 >= backstop_ms)
 
 
-def _z3(text, steps, want_model, backstop_ms=BACKSTOP_MS):
+def _z3(text, steps, want_model, backstop_ms=BACKSTOP_MS, options=()):
     """(result, core, model, why) in a fresh context (the answer depends on the text alone), freed before
     returning. Z3's own SIGINT handler is off (ctrl_c): a Ctrl-C reaches `shielded` instead of being swallowed."""
     import z3
@@ -70,6 +72,8 @@ def _z3(text, steps, want_model, backstop_ms=BACKSTOP_MS):
     solver.set("ctrl_c", False)
     solver.set("rlimit", steps)
     solver.set("timeout", backstop_ms)
+    for name, value in options:
+        solver.set(name, value)
     why = ""
     try:
         solver.from_string(text)
