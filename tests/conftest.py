@@ -75,3 +75,21 @@ def run_cli_process(*args, cwd=None, timeout=300):
     """The CLI through a subprocess, as a user's shell runs it."""
     return subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True, text=True,
                           cwd=cwd or ROOT, timeout=timeout)
+
+
+# Files that share a process's memory of the built-in and the suite's claims (the proof cache, `theorem2_run`, the
+# LaTeX export's decision): under xdist they run on one worker, so that memory is made once, not on each worker.
+SHARED_DECISIONS = {"test_algebraic.py", "test_certificates.py", "test_claims_command.py", "test_cli.py",
+                    "test_latex_proofs.py", "test_prover.py", "test_render.py"}
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """xdist's scheduling by file (`--dist loadfile`), with the files of SHARED_DECISIONS as one unit."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByFileSharingDecisions(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            path = nodeid.split("::", 1)[0]
+            return "shared decisions" if os.path.basename(path) in SHARED_DECISIONS else path
+
+    return ByFileSharingDecisions(config, log)

@@ -15,14 +15,19 @@ def test_help_lists_commands():
         assert command in out.stdout
 
 
-def test_theorem2_json_shape(tmp_path, capsys):
+def test_theorem2_json_shape(tmp_path, capsys, theorem2_run):
+    """The CLI's --json is the report's JSON (here for a proved and a refuted claim); every claim of the shared whole
+    decision has the JSON fields, a verdict, and a certificate `check` confirms when refuted."""
     from verify.cli import main
 
-    assert main(["theorem2", "--json", "--samples", "20", "--seed", "3", "--out", str(tmp_path)]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert {"command", "seed", "dps", "versions", "claims"} <= set(data)
-    assert data["seed"] == 3 and data["versions"]["numpy"]
-    for claim in data["claims"]:
+    argv = ["--samples", "20", "--seed", "3", "--claim", "T2.eq47.max", "--claim", "T2.swapped", "--out", str(tmp_path)]
+    assert main(["theorem2", "--json", *argv]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert {"command", "seed", "dps", "versions", "claims"} <= set(printed)
+    assert printed["seed"] == 3 and printed["versions"]["numpy"]
+    assert {c["verdict"] for c in printed["claims"]} >= {"PROVED", "REFUTED"}
+    report, _ = theorem2_run
+    for claim in printed["claims"] + report.to_json()["claims"]:
         assert {"id", "reading", "statement", "latex", "verdict", "evidence", "certificate"} <= set(claim)
         assert claim["verdict"] in {"PROVED", "CERTIFIED", "HOLDS", "REFUTED", "INCONCLUSIVE"}
         if claim["verdict"] == "REFUTED":
