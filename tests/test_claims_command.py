@@ -102,7 +102,7 @@ def test_export_latex_adds_the_claims_of_a_claim_file(tmp_path, capsys):
     claim_file = tmp_path / "mine.toml"
     claim_file.write_text('[[claim]]\nid = "mine.bound"\nholds = "lambda_min <= mu_T * z_max**2"\n\n'
                           '[[claim]]\nid = "mine.second"\nholds = "z(2) <= 1/2"\n')
-    assert main(["export-latex", "--out", str(tmp_path), "--claims", str(claim_file), "--samples", "40"]) == 0, \
+    assert main(["export-latex", "--out", str(tmp_path), "--claims", str(claim_file)]) == 0, \
         capsys.readouterr().err
     document = (tmp_path / "derivations.tex").read_text()
     section = (tmp_path / "user-claims.tex").read_text()
@@ -160,7 +160,7 @@ def test_export_latex_of_a_claim_file_goes_to_a_folder_of_its_own(tmp_path, monk
     claim_file = tmp_path / "mine.toml"
     claim_file.write_text('[[claim]]\nid = "mine.one"\nholds = "z_max >= 1/n"\n')
     monkeypatch.chdir(tmp_path)
-    assert main(["export-latex", "--claims", str(claim_file), "--samples", "40"]) == 0
+    assert main(["export-latex", "--claims", str(claim_file)]) == 0
     assert not (tmp_path / "derivations").exists()
     written = tmp_path / "latex-mine"
     assert "mine.one" in (written / "user-claims.tex").read_text() and (written / "derivations.tex").is_file()
