@@ -7,8 +7,9 @@ as a reciprocal, an unguarded root definition, an integer power that needs its b
 exact tie reading mu and L from the wrong matrix (a true claim was REFUTED), a ball comparison decided from
 the midpoints (a verdict inside the rounding error), softmax without its max shift (overflow), a
 certificate whose claim hash is not compared, a looser rule for recorded numbers (ten times the slack; half
-a unit for a recorded zero), T2.multi's recorded margin not compared, and the prover's quick look for a
-disproof taken as the verdict.
+a unit for a recorded zero), T2.multi's recorded margin not compared, the prover's quick look for a
+disproof taken as the verdict, and its look for a model (after the default search's first look) taken as the
+answer when it proves the query, or skipped.
 
 Run: python benchmarks/mutations.py            (the whole default suite, stopping at its first failure)
      python benchmarks/mutations.py --soundness (the two differential soundness tests only, SMT mutations)
@@ -48,6 +49,12 @@ MUTATIONS = {  # name: (file, code, the mutated code)
     "the quick look for a disproof decides alone": ("verify/claims/prover/prove.py",
                                                     '    if against is None or against.status != "proved":',
                                                     "    if against is None:"),
+    "the model look's unsat taken as the answer": ("verify/claims/prover/prove.py",
+                                                   '    return model if model.result == "sat" else',
+                                                   '    return model if model.result != "unknown" else'),
+    "a first look the clock stopped taken as the answer": ("verify/claims/prover/prove.py",
+                                                           "    if not first.clock:\n        return first",
+                                                           "    if True:\n        return first"),
 }
 SOUNDNESS = ("tests/test_soundness.py", "-k", "agree_at_exact_points or proved_for_every_n")
 
