@@ -49,17 +49,20 @@ def exact_z(case):
 
 def decide_exactly(tree, case):
     """True / False when exact arithmetic decides the claim at the case (a tie included), else None."""
-    if case.n > EXACT_MAX_N:
-        return None
-    z = exact_z(case)
-    if z is None:
+    if case.n > EXACT_MAX_N or exact_z(case) is None:
         return None
     try:
-        return _Exact(case, z).truth(tree)
+        return _exact_at(case).truth(tree)
     except Undefined:
         return False
     except (Undecidable, NotImplementedError, ValueError, TypeError, ArithmeticError):  # SymPy's refusals, overflow
         return None
+
+
+@functools.lru_cache(maxsize=64)
+def _exact_at(case):
+    """The case's exact quantities, shared by every claim decided at it (the search decides a case for each claim)."""
+    return _Exact(case, exact_z(case))
 
 
 class _Exact:
