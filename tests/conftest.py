@@ -84,8 +84,12 @@ SHARED_DECISIONS = {"test_algebraic.py", "test_certificates.py", "test_claims_co
 
 
 def pytest_xdist_make_scheduler(config, log):
-    """xdist's scheduling by file (`--dist loadfile`), with the files of SHARED_DECISIONS as one unit."""
+    """xdist's scheduling by file (`--dist loadfile`), with the files of SHARED_DECISIONS as one unit; any other
+    --dist is xdist's own."""
     from xdist.scheduler import LoadScopeScheduling
+
+    if config.getvalue("dist") != "loadfile":
+        return None
 
     class ByFileSharingDecisions(LoadScopeScheduling):
         def _split_scope(self, nodeid):

@@ -27,7 +27,7 @@ def test_theorem2_json_shape(tmp_path, capsys, theorem2_run):
     assert printed["seed"] == 3 and printed["versions"]["numpy"]
     assert {c["verdict"] for c in printed["claims"]} >= {"PROVED", "REFUTED"}
     report, _ = theorem2_run
-    for claim in printed["claims"] + report.to_json()["claims"]:
+    for claim in printed["claims"] + json.loads(json.dumps(report.to_json()))["claims"]:
         assert {"id", "reading", "statement", "latex", "verdict", "evidence", "certificate"} <= set(claim)
         assert claim["verdict"] in {"PROVED", "CERTIFIED", "HOLDS", "REFUTED", "INCONCLUSIVE"}
         if claim["verdict"] == "REFUTED":

@@ -272,17 +272,18 @@ def test_the_default_search_answers_unless_the_clock_stopped_it_and_a_model_was_
     from verify.claims.prover import prove as prover
     from verify.claims.prover.solvers import BACKSTOP_MS, Z3_STEPS, Answer
 
-    def fake(said):
+    def fake(said):  # "unknown": the clock stopped Z3; "out of steps": its count of steps ran out
         def run_z3(text, steps, want_model=False, backstop_ms=BACKSTOP_MS, options=()):
             calls.append((steps, backstop_ms, options))
             result = said[len(calls) - 1]
-            return Answer("z3", result, 0.0, clock=result == "unknown" and backstop_ms == prover.FIRST_LOOK_MS)
+            return Answer("z3", "unknown" if result == "out of steps" else result, 0.0, clock=result == "unknown")
         return run_z3
 
     first, model_look, again = ((Z3_STEPS, prover.FIRST_LOOK_MS, ()),
                                 (prover.MODEL_LOOK_STEPS, prover.MODEL_LOOK_MS, prover.MODEL_LOOK),
                                 (Z3_STEPS, BACKSTOP_MS, ()))
     for said, expected_calls, expected in [(["unsat"], [first], "unsat"), (["sat"], [first], "sat"),
+                                           (["out of steps"], [first], "unknown"),
                                            (["unknown", "sat"], [first, model_look], "sat"),
                                            (["unknown", "unsat", "unknown"], [first, model_look, again], "unknown"),
                                            (["unknown", "unknown", "unsat"], [first, model_look, again], "unsat")]:

@@ -23,7 +23,8 @@ class Answer:
     core: tuple = ()
     model: dict = None  # variable name -> Fraction (Z3, sat only)
     why: str = ""  # for "unknown": which limit stopped the solver, or what it said
-    clock: bool = False  # unknown when the wall-clock backstop came (Z3 says "canceled" for its step limit too)
+    clock: bool = False  # unknown because the wall-clock backstop came, with steps left (Z3 says "canceled" for its
+    # step limit too)
 
     @property
     def limit_text(self):
@@ -56,15 +57,17 @@ def run_z3(text, steps=Z3_STEPS, want_model=False, backstop_ms=BACKSTOP_MS, opti
     check_stop()
     started = time.perf_counter()
     with shielded():  # a Ctrl-C now waits for Z3 to finish and its context to be freed, then stops the run
-        result, core, model, why = _z3(text, steps, want_model, backstop_ms, options)
+        result, core, model, why, steps_left = _z3(text, steps, want_model, backstop_ms, options)
     check_stop()
     seconds = time.perf_counter() - started
-    return Answer("z3", result, seconds, core, model, why, clock=result == "unknown" and seconds * 1000 >= backstop_ms)
+    clock = result == "unknown" and steps_left and seconds * 1000 >= backstop_ms
+    return Answer("z3", result, seconds, core, model, why, clock=clock)
 
 
 def _z3(text, steps, want_model, backstop_ms=BACKSTOP_MS, options=()):
-    """(result, core, model, why) in a fresh context (the answer depends on the text alone), freed before
-    returning. Z3's own SIGINT handler is off (ctrl_c): a Ctrl-C reaches `shielded` instead of being swallowed."""
+    """(result, core, model, why, whether steps were left) in a fresh context (the answer depends on the text alone),
+    freed before returning. Z3's own SIGINT handler is off (ctrl_c): a Ctrl-C reaches `shielded` instead of being
+    swallowed."""
     import z3
 
     context = z3.Context()
@@ -81,10 +84,17 @@ def _z3(text, steps, want_model, backstop_ms=BACKSTOP_MS, options=()):
         core = tuple(sorted(str(c) for c in solver.unsat_core())) if result == "unsat" else ()
         model = _model(solver.model()) if result == "sat" and want_model else None
         why = solver.reason_unknown() if result == "unknown" else ""
+        steps_left = result != "unknown" or _steps_used(solver) < steps
     except z3.Z3Exception as error:
-        result, core, model, why = "unknown", (), None, str(error)[:200]
+        result, core, model, why, steps_left = "unknown", (), None, str(error)[:200], True
     del solver, context  # no cycles hold them: a fresh context is freed here, inside the shield
-    return result, core, model, why
+    return result, core, model, why, steps_left
+
+
+def _steps_used(solver):
+    """Z3's count of the steps the check took (its statistic "rlimit count"; 0 when it gives none)."""
+    statistics = solver.statistics()
+    return statistics.get_key_value("rlimit count") if "rlimit count" in statistics.keys() else 0
 
 
 def _model(model):
