@@ -49,10 +49,11 @@ def exact_z(case):
 
 def decide_exactly(tree, case):
     """True / False when exact arithmetic decides the claim at the case (a tie included), else None."""
-    if case.n > EXACT_MAX_N or exact_z(case) is None:
+    exact = _exact_at(case) if case.n <= EXACT_MAX_N else None
+    if exact is None:
         return None
     try:
-        return _exact_at(case).truth(tree)
+        return exact.truth(tree)
     except Undefined:
         return False
     except (Undecidable, NotImplementedError, ValueError, TypeError, ArithmeticError):  # SymPy's refusals, overflow
@@ -61,8 +62,10 @@ def decide_exactly(tree, case):
 
 @functools.lru_cache(maxsize=64)
 def _exact_at(case):
-    """The case's exact quantities, shared by every claim decided at it (the search decides a case for each claim)."""
-    return _Exact(case, exact_z(case))
+    """The case's exact quantities (None when z is not exact), shared by every claim decided at it: the search
+    decides a case for each claim."""
+    z = exact_z(case)
+    return None if z is None else _Exact(case, z)
 
 
 class _Exact:
