@@ -10,6 +10,7 @@ at least 80 %) with the seconds the search for identities took on each (aim: at 
 Run: python benchmarks/claims.py [--samples 300] [--only ID_PREFIX]
 """
 import argparse
+import resource
 import statistics
 import time
 from pathlib import Path
@@ -69,7 +70,16 @@ def main():
         print(f"seconds per proof: median {statistics.median(proof_seconds):.2f}, max {max(proof_seconds):.2f} "
               f"(aim ≤ 1 s; ratio max/1 s = {max(proof_seconds):.2f})")
     print(f"seconds per claim (prover and search): median {statistics.median(seconds):.2f}, max {max(seconds):.2f}")
+    memory_report()
     algebraic_report(rows)
+
+
+def memory_report():
+    """Page faults and system time of the whole run: each solver query's fresh context should reuse the memory the
+    last one freed (verify.claims.prover.solvers.HEAP_RESERVE), not fault it in again from the kernel."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"page faults: {used.ru_minflt:,} minor; system time {used.ru_stime:.1f} s of {used.ru_utime + used.ru_stime:.1f} s "
+          f"CPU (a few hundred thousand faults at most; millions mean the freed memory went back to the kernel)")
 
 
 def algebraic_report(rows):
