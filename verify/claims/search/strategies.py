@@ -39,27 +39,58 @@ def probability_vectors(draw, min_n=2, max_n=10, min_log=-700, ties=True):
     (Fraction(0, 1), Fraction(-12, 1), Fraction(-700, 1))
     """
     n = draw(st.integers(min_n, max_n))
-    kind = draw(st.sampled_from(("integers", "ties", "near_uniform", "floor", "corner")))
+    kind = draw(KINDS)
     if kind == "near_uniform":
-        step = draw(st.sampled_from((NEAR, NEARER)))
-        offsets = st.integers(-64, 0).map(lambda k: Fraction(k, step))
-        logits = draw(st.lists(offsets, min_size=n, max_size=n, unique=not ties))
+        logits = draw(_near_uniform(n, draw(STEPS), ties))
     elif kind == "corner" and ties:  # some coefficients at the top, the others as deep as allowed
         top = draw(st.integers(1, max(1, n - 1)))
         logits = [Fraction(0)] * top + [Fraction(min_log)] * (n - top)
     elif kind == "ties" and ties:
-        pool = draw(st.lists(st.integers(min_log, 0), min_size=1, max_size=max(1, n - 1), unique=True))
-        logits = [Fraction(v) for v in draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))]
+        pool = draw(_tie_pool(n, min_log))
+        logits = [Fraction(v) for v in draw(_picks(n, tuple(pool)))]
     elif kind == "floor":
-        floor = st.one_of(st.just(min_log), st.just(0), st.integers(min_log, 0))
-        logits = [Fraction(v) for v in draw(st.lists(floor, min_size=n, max_size=n, unique=not ties))]
+        logits = [Fraction(v) for v in draw(_floors(n, min_log, ties))]
     else:
-        logits = [Fraction(v) for v in draw(st.lists(st.integers(min_log, 0), min_size=n, max_size=n, unique=not ties))]
+        logits = [Fraction(v) for v in draw(_integer_logits(n, min_log, ties))]
     top = max(logits)
     return tuple(v - top for v in logits)
 
 
-@functools.lru_cache(maxsize=256)  # a strategy is built (and validated by Hypothesis) once per n
+# The strategies a draw uses are built once per argument (functools caches below): Hypothesis validates every new
+# strategy object on its first draw, which took a quarter of a case's generation time when they were built per draw.
+# The draws are the same either way.
+KINDS = st.sampled_from(("integers", "ties", "near_uniform", "floor", "corner"))
+STEPS = st.sampled_from((NEAR, NEARER))
+
+
+@functools.lru_cache(maxsize=256)
+def _near_uniform(n, step, ties):
+    offsets = st.integers(-64, 0).map(lambda k: Fraction(k, step))
+    return st.lists(offsets, min_size=n, max_size=n, unique=not ties)
+
+
+@functools.lru_cache(maxsize=256)
+def _tie_pool(n, min_log):
+    return st.lists(st.integers(min_log, 0), min_size=1, max_size=max(1, n - 1), unique=True)
+
+
+@functools.lru_cache(maxsize=1024)
+def _picks(n, pool):
+    return st.lists(st.sampled_from(pool), min_size=n, max_size=n)
+
+
+@functools.lru_cache(maxsize=256)
+def _floors(n, min_log, ties):
+    floor = st.one_of(st.just(min_log), st.just(0), st.integers(min_log, 0))
+    return st.lists(floor, min_size=n, max_size=n, unique=not ties)
+
+
+@functools.lru_cache(maxsize=256)
+def _integer_logits(n, min_log, ties):
+    return st.lists(st.integers(min_log, 0), min_size=n, max_size=n, unique=not ties)
+
+
+@functools.lru_cache(maxsize=256)
 def spectra(n, low=1, high=2**100):
     """n positive integer eigenvalues in [low, high]: small integers (repeats included), spread over
     decades up to a condition number of 2^100 ≈ 1e30, or near-singular."""
@@ -121,12 +152,22 @@ def _isotropic_matrix(n, a, b):
 def _reflector(draw, n):
     """v with entries ±1 on 2^k positions (vᵀv = 2^k, so 2/vᵀv is dyadic)."""
     size = draw(st.sampled_from([2**k for k in range(4) if 2**k <= n]))
-    positions = draw(st.lists(st.integers(0, n - 1), min_size=size, max_size=size, unique=True))
-    signs = draw(st.lists(st.sampled_from((1, -1)), min_size=size, max_size=size))
+    positions = draw(_positions(n, size))
+    signs = draw(_signs(size))
     v = [0] * n
     for position, sign in zip(positions, signs):
         v[position] = sign
     return v
+
+
+@functools.lru_cache(maxsize=1024)
+def _positions(n, size):
+    return st.lists(st.integers(0, n - 1), min_size=size, max_size=size, unique=True)
+
+
+@functools.lru_cache(maxsize=16)
+def _signs(size):
+    return st.lists(st.sampled_from((1, -1)), min_size=size, max_size=size)
 
 
 def _reflect(M, exponent, v):
@@ -154,6 +195,16 @@ def _reflect(M, exponent, v):
     return out, exponent + (2 * (k - 1) if k else 0)
 
 
+@functools.lru_cache(maxsize=256)
+def _vectors(min_n, max_n, min_log, ties):
+    return probability_vectors(min_n, max_n, min_log, ties)
+
+
+@functools.lru_cache(maxsize=1024)
+def _matrices(n, family):
+    return spd_matrices(n, family)
+
+
 @st.composite
 def cases(draw, min_n=2, max_n=10, hessian="spd", min_log=-700, ties=True):
     """verify.claims.cases.case.Case objects: logits from `probability_vectors`, H from `spd_matrices`.
@@ -163,6 +214,6 @@ def cases(draw, min_n=2, max_n=10, hessian="spd", min_log=-700, ties=True):
     >>> cases(min_n=2, max_n=4, hessian="isotropic").example()  # doctest: +SKIP
     Case(logits=(Fraction(0, 1), Fraction(-3, 1)), H=((Fraction(2, 1), Fraction(1, 1)), ...), ...)
     """
-    logits = draw(probability_vectors(min_n, max_n, min_log, ties))
-    H = draw(spd_matrices(len(logits), hessian))
+    logits = draw(_vectors(min_n, max_n, min_log, ties))
+    H = draw(_matrices(len(logits), hessian))
     return Case(tuple(logits), tuple(tuple(row) for row in H))
