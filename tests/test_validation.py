@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from tests.conftest import run_cli_process
 from verify.claims.cases.case import MAX_FILE_BYTES, load_case, parse_case
 from verify.errors import InputError
-from verify.numerics.definite import EXACT_MAX, positive_definite
+from verify.numerics import definite
+from verify.numerics.definite import positive_definite
 from verify.numerics.precision import MAX_DIGITS, exact_decimal, parse_number
 
 
@@ -112,15 +113,18 @@ def test_graded_diagonal_and_a_tiny_off_diagonal():
     assert positive_definite(H) is False and positive_definite(H, strict=False) is True
 
 
-def test_boundary_decided_exactly_and_undecided_beyond_exact_max():
+def test_boundary_decided_exactly_and_undecided_beyond_exact_max(monkeypatch):
     values = [F(1)] + [F(1) + F(k, 10**30) for k in range(1, 5)]
     H = _householder_spd(values, [2, -1, 3, 1, 1])
     assert positive_definite(H, shift=1) is False and positive_definite(H, shift=1, strict=False) is True
     assert positive_definite(H, shift=1 + F(1, 10**40)) is False
-    n = EXACT_MAX + 1
-    big = _householder_spd([1] + [2] * (n - 1), [k % 3 + 1 for k in range(n)])
-    assert positive_definite(big, shift=1, strict=False) is None  # λ_min − 1 = 0 exactly: no float64 verdict
-    assert positive_definite(big, shift=F(1, 2)) is True
+    # the size limit of the exact decision, lowered from EXACT_MAX (the same code at a fraction of its cost: the balls
+    # try up to BALL_MAX_BITS on a singular matrix first, which takes seconds at EXACT_MAX rows)
+    monkeypatch.setattr(definite, "EXACT_MAX", 8)
+    for n, decided in ((8, True), (9, None)):
+        singular = _householder_spd([1] + [2] * (n - 1), [k % 3 + 1 for k in range(n)])
+        assert positive_definite(singular, shift=1, strict=False) is decided  # λ_min − 1 = 0 exactly: no float64 verdict
+        assert positive_definite(singular, shift=F(1, 2)) is True
 
 
 @settings(max_examples=40, deadline=None)
