@@ -12,7 +12,8 @@ The disproof is first looked for briefly (Z3's first answer within QUICK_STEPS a
 the proof: a claim the facts refute outright (a fact negated) is then answered in a fraction of a second,
 where the proof's search could only stop at Z3's backstop. The answer is the same either way: what Z3 finds
 within fewer steps it finds in the same steps with more, the facts are true (so no claim is both proved and
-disproved), and the rest of the disproof is the full one. A claim file's lemmas may be taken as given, and so
+disproved), and the rest of the disproof is the full one. So when the first look ends where Z3 found a model (sat),
+the full disproof is not run after a failed proof: it would stop there too. A claim file's lemmas may be taken as given, and so
 be inconsistent: with them, the proof comes first as ever. A query that Z3's default search has not answered
 within FIRST_LOOK_MS is first searched for a model another way (`answer`): some satisfiable queries stall the
 default search until its backstop.
@@ -33,6 +34,7 @@ QUICK_STEPS, QUICK_BACKSTOP_MS = 300_000, 500  # the first look for a disproof, 
 FIRST_LOOK_MS = 2_000  # a query's default search first runs this long (its slowest unsat answer here takes 1.3 s) ...
 MODEL_LOOK = (("smt.arith.nl.nra_check_assignment", False),)  # ... then Z3 looks for a model this way (see `answer`)
 MODEL_LOOK_STEPS, MODEL_LOOK_MS = 1_000_000, 1_000
+FACTS_ALLOW = "the facts allow a counterexample (a model of them and the negated claim)"  # Z3 answered sat
 
 
 @dataclass(frozen=True)
@@ -125,18 +127,19 @@ def _prove(tree, n_range, family, extra):
 def _proof_or_disproof(tree, parts, family, extra):
     """The proof; else the disproof (looked for briefly first, without a claim file's lemmas: see the module
     docstring); else the proof's reason for failing."""
-    against = None if extra else _decide([tree], parts, family, negate=False, quick=True)
+    against, settled = (None, False) if extra else _decide([tree], parts, family, negate=False, quick=True)
     if against is None or against.status != "proved":
-        outcome = _decide(conjuncts(tree), parts, family, negate=True, extra=extra)
-        if outcome.status == "proved":
+        outcome, _ = _decide(conjuncts(tree), parts, family, negate=True, extra=extra)
+        if outcome.status == "proved" or settled:  # settled: Z3 found a model in the first look, and so in the full one
             return outcome
-        against = _decide([tree], parts, family, negate=False, extra=extra)
+        against, _ = _decide([tree], parts, family, negate=False, extra=extra)
         if against.status != "proved":
             return outcome
     return Proof("disproved", against.pieces, "the facts imply the claim fails on its whole domain")
 
 
 def _decide(parts, pieces_, family, negate, extra=(), quick=False):
+    """(Proof, whether it stopped where Z3 found a model, i.e. answered sat)."""
     proved, hints = [], []
     for piece in pieces_:
         for number, part in enumerate(parts):
@@ -148,8 +151,8 @@ def _decide(parts, pieces_, family, negate, extra=(), quick=False):
             if hint:
                 hints.append(hint)
             where = f"at {piece.label}" + (f", part {number + 1} ({to_text(part)})" if len(parts) > 1 else "")
-            return Proof("not proved", tuple(proved), f"{where}: {reason}", tuple(hints))
-    return Proof("proved", tuple(proved))
+            return Proof("not proved", tuple(proved), f"{where}: {reason}", tuple(hints)), reason == FACTS_ALLOW
+    return Proof("proved", tuple(proved)), False
 
 
 def prove_piece(tree, piece, family, negate=True, extra=(), quick=False):
@@ -160,8 +163,7 @@ def prove_piece(tree, piece, family, negate=True, extra=(), quick=False):
     first = run_z3(full.text, QUICK_STEPS, want_model=negate, backstop_ms=QUICK_BACKSTOP_MS) if quick \
         else answer(full.text, want_model=negate)
     if first.result != "unsat":
-        reason = "the facts allow a counterexample (a model of them and the negated claim)" if first.result == "sat" \
-            else first.limit_text
+        reason = FACTS_ALLOW if first.result == "sat" else first.limit_text
         return reason, (_hint(first.model, piece) if first.model else None)
     proved = {}  # query text -> Z3's unsat answer during the shrinking (unsat within fewer steps is unsat)
     used = shrink(tree, piece, available, _lemma_ids(first.core, full), negate, proved)
