@@ -36,9 +36,9 @@ def test_report_is_the_same_in_process_on_a_local_cluster_and_on_a_scheduler(tmp
     from dask.distributed import LocalCluster
 
     alone = run_theorem2(**SMALL, out_dir=str(tmp_path / "1"), workers=1)
-    local = run_theorem2(**SMALL, out_dir=str(tmp_path / "2"), workers=2)
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                      silence_logs=50) as cluster:
+    local = run_theorem2(**SMALL, out_dir=str(tmp_path / "2"), workers=2)  # units merged from two worker processes
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                      silence_logs=50) as cluster:  # a scheduler's address (one worker: the merging is tested above)
         remote = run_theorem2(**SMALL, out_dir=str(tmp_path / "3"), scheduler=cluster.scheduler_address)
     assert _comparable(alone) == _comparable(local) == _comparable(remote)
     assert {r.verdict for r in alone.claims} >= {"HOLDS", "REFUTED"}  # the comparison covers both outcomes
