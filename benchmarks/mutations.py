@@ -9,7 +9,8 @@ the midpoints (a verdict inside the rounding error), softmax without its max shi
 certificate whose claim hash is not compared, a looser rule for recorded numbers (ten times the slack; half
 a unit for a recorded zero), T2.multi's recorded margin not compared, the prover's quick look for a
 disproof taken as the verdict, and its look for a model (after the default search's first look) taken as the
-answer when it proves the query, or skipped.
+answer when it proves the query, or skipped, and the full search for a disproof skipped even where the quick
+look found no model.
 
 Run: python benchmarks/mutations.py            (the whole default suite, stopping at its first failure)
      python benchmarks/mutations.py --soundness (the two differential soundness tests only, SMT mutations)
@@ -55,6 +56,9 @@ MUTATIONS = {  # name: (file, code, the mutated code)
     "a first look the clock stopped taken as the answer": ("verify/claims/prover/prove.py",
                                                            "    if not first.clock:\n        return first",
                                                            "    if True:\n        return first"),
+    "the full disproof skipped without a model from the first look": ("verify/claims/prover/prove.py",
+                                                                      'if outcome.status == "proved" or settled:',
+                                                                      'if outcome.status == "proved" or True:'),
 }
 SOUNDNESS = ("tests/test_soundness.py", "-k", "agree_at_exact_points or proved_for_every_n")
 
