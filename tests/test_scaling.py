@@ -32,11 +32,23 @@ def _comparable(report):
 
 
 @pytest.mark.skipif(executors.usable_cores() < 2, reason="a local cluster of two workers needs two cores here")
-def test_report_is_the_same_in_process_on_a_local_cluster_and_on_a_scheduler(tmp_path):
+def test_report_is_the_same_in_process_on_a_local_cluster_and_on_a_scheduler(tmp_path, monkeypatch):
     from dask.distributed import LocalCluster
 
     alone = run_theorem2(**SMALL, out_dir=str(tmp_path / "1"), workers=1)
+    clusters = []  # the local run's executors, with their workers counted: a cluster that cannot start falls back
+    real_executor_for = executors.executor_for
+
+    def counted(*args, **kwargs):
+        executor = real_executor_for(*args, **kwargs)
+        client = getattr(executor, "client", None)  # InProcess has none
+        clusters.append(len(client.scheduler_info()["workers"]) if client else 0)
+        return executor
+
+    monkeypatch.setattr(executors, "executor_for", counted)
     local = run_theorem2(**SMALL, out_dir=str(tmp_path / "2"), workers=2)  # units merged from two worker processes
+    monkeypatch.undo()
+    assert clusters and all(count == 2 for count in clusters)
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
                       silence_logs=50) as cluster:  # a scheduler's address (one worker: the merging is tested above)
         remote = run_theorem2(**SMALL, out_dir=str(tmp_path / "3"), scheduler=cluster.scheduler_address)

@@ -123,7 +123,8 @@ def test_boundary_decided_exactly_and_undecided_beyond_exact_max(monkeypatch):
     monkeypatch.setattr(definite, "EXACT_MAX", 8)
     for n, decided in ((8, True), (9, None)):
         singular = _householder_spd([1] + [2] * (n - 1), [k % 3 + 1 for k in range(n)])
-        assert positive_definite(singular, shift=1, strict=False) is decided  # λ_min − 1 = 0 exactly: no float64 verdict
+        # λ_min − 1 = 0 exactly: no float64 verdict, and the balls cannot see a zero
+        assert positive_definite(singular, shift=1, strict=False) is decided
         assert positive_definite(singular, shift=F(1, 2)) is True
 
 

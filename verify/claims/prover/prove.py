@@ -12,9 +12,9 @@ The disproof is first looked for briefly (Z3's first answer within QUICK_STEPS a
 the proof: a claim the facts refute outright (a fact negated) is then answered in a fraction of a second,
 where the proof's search could only stop at Z3's backstop. The answer is the same either way: what Z3 finds
 within fewer steps it finds in the same steps with more, the facts are true (so no claim is both proved and
-disproved), and the rest of the disproof is the full one. So when the first look ends where Z3 found a model (sat),
-the full disproof is not run after a failed proof: it would stop there too. A claim file's lemmas may be taken as given, and so
-be inconsistent: with them, the proof comes first as ever. A query that Z3's default search has not answered
+disproved), and the rest of the disproof is the full one. So when the first look ends where Z3 answered sat, the
+full disproof is not run after a failed proof: it would answer sat there too. A claim file's lemmas may be taken as
+given, and so be inconsistent: with them, the proof comes first as ever. A query that Z3's default search has not answered
 within FIRST_LOOK_MS is first searched for a model another way (`answer`): some satisfiable queries stall the
 default search until its backstop.
 """

@@ -5,6 +5,7 @@ certificates are reproducible; a generous wall-clock limit is only a backstop. A
 runs out answers "unknown"."""
 import ctypes
 import functools
+import sys
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -16,7 +17,8 @@ CVC5_STEPS = 2_000_000  # cvc5's rlimit-per
 BACKSTOP_MS = 5_000  # a query whose nonlinear search does not count steps (Z3's nlsat) stops here (no unsat
 # answer of examples/ or the built-in claims takes over 1.3 s)
 HEAP_RESERVE = 64 << 20  # bytes of freed memory the C allocator keeps for the next solver context (`_keep_freed_memory`)
-M_TOP_PAD = -2  # glibc's mallopt parameter for it
+MAPPED_ABOVE = 32 << 20  # blocks this large or larger get their own memory map (glibc's own ceiling for the threshold)
+M_TOP_PAD, M_MMAP_THRESHOLD = -2, -3  # glibc's mallopt parameters
 
 
 @dataclass(frozen=True)
@@ -174,12 +176,18 @@ def _cvc5(text, steps):
 
 @functools.cache
 def _keep_freed_memory():
-    """Have the C allocator keep HEAP_RESERVE bytes of freed memory at the top of the heap, once per process. Every
-    query runs in a fresh solver context that allocates tens of megabytes and frees them all; by default glibc gives
-    them back to the kernel at once (or maps them afresh), and the next context faults every page in again: 4.3
-    million page faults and 7.7 s of system time in a `claims` run on examples/suite.toml, 0.08 million and 0.7 s
-    with the reserve (measured). Where the C library has no mallopt (not glibc), nothing changes."""
+    """On Linux (glibc), have the C allocator keep HEAP_RESERVE bytes of freed memory at the top of the heap, once per
+    process. Every query runs in a fresh solver context that allocates tens of megabytes and frees them all; by default
+    glibc gives them back to the kernel at once (or maps them afresh), and the next context faults every page in again:
+    4.3 million page faults and 7.7 s of system time in a `claims` run on examples/suite.toml, 0.08 million and 0.7 s
+    with the reserve (measured). Setting it turns off glibc's moving threshold for memory maps, so the threshold is set
+    to that threshold's own ceiling, MAPPED_ABOVE: blocks below it come from the heap, as they would once the moving
+    threshold had risen. Elsewhere (or where the C library has no mallopt), nothing changes."""
+    if not sys.platform.startswith("linux"):
+        return
     try:
-        ctypes.CDLL(None).mallopt(M_TOP_PAD, HEAP_RESERVE)
-    except (OSError, AttributeError):
+        libc = ctypes.CDLL(None)
+        libc.mallopt(M_TOP_PAD, HEAP_RESERVE)
+        libc.mallopt(M_MMAP_THRESHOLD, MAPPED_ABOVE)
+    except (OSError, AttributeError, TypeError):
         pass
