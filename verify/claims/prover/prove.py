@@ -14,9 +14,9 @@ where the proof's search could only stop at Z3's backstop. The answer is the sam
 within fewer steps it finds in the same steps with more, the facts are true (so no claim is both proved and
 disproved), and the rest of the disproof is the full one. So when the first look ends where Z3 answered sat, the
 full disproof is not run after a failed proof: it would answer sat there too. A claim file's lemmas may be taken as
-given, and so be inconsistent: with them, the proof comes first as ever. A query that Z3's default search has not answered
-within FIRST_LOOK_MS is first searched for a model another way (`answer`): some satisfiable queries stall the
-default search until its backstop.
+given, and so be inconsistent: with them, the proof comes first as ever. A query that Z3's default search has not
+answered within FIRST_LOOK_MS is first searched for a model another way (`answer`): some satisfiable queries stall
+the default search until its backstop.
 """
 
 import functools
@@ -130,7 +130,7 @@ def _proof_or_disproof(tree, parts, family, extra):
     against, settled = (None, False) if extra else _decide([tree], parts, family, negate=False, quick=True)
     if against is None or against.status != "proved":
         outcome, _ = _decide(conjuncts(tree), parts, family, negate=True, extra=extra)
-        if outcome.status == "proved" or settled:  # settled: Z3 found a model in the first look, and so in the full one
+        if outcome.status == "proved" or settled:  # settled: the first look's Z3 said sat; the full one would too
             return outcome
         against, _ = _decide([tree], parts, family, negate=False, extra=extra)
         if against.status != "proved":

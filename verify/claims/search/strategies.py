@@ -47,7 +47,7 @@ def probability_vectors(draw, min_n=2, max_n=10, min_log=-700, ties=True):
         logits = [Fraction(0)] * top + [Fraction(min_log)] * (n - top)
     elif kind == "ties" and ties:
         pool = draw(_tie_pool(n, min_log))
-        logits = [Fraction(v) for v in draw(_picks(n, tuple(pool)))]
+        logits = [Fraction(v) for v in draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))]  # a pool per draw
     elif kind == "floor":
         logits = [Fraction(v) for v in draw(_floors(n, min_log, ties))]
     else:
@@ -72,11 +72,6 @@ def _near_uniform(n, step, ties):
 @functools.lru_cache(maxsize=256)
 def _tie_pool(n, min_log):
     return st.lists(st.integers(min_log, 0), min_size=1, max_size=max(1, n - 1), unique=True)
-
-
-@functools.lru_cache(maxsize=1024)
-def _picks(n, pool):
-    return st.lists(st.sampled_from(pool), min_size=n, max_size=n)
 
 
 @functools.lru_cache(maxsize=256)
