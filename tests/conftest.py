@@ -84,9 +84,10 @@ def run_cli_process(*args, cwd=None, timeout=300):
 
 
 # Files that share a process's memory of the built-in and the suite's claims (the proof cache, `theorem2_run`, the
-# LaTeX export's decision): under xdist they run on one worker, so that memory is made once, not on each worker.
+# LaTeX export's decision; the README's blocks and the API's doctests decide the built-in and example claims too):
+# under xdist they run on one worker, so that memory is made once, not on each worker.
 SHARED_DECISIONS = {"test_algebraic.py", "test_certificates.py", "test_claims_command.py", "test_cli.py",
-                    "test_latex_proofs.py", "test_prover.py", "test_render.py"}
+                    "test_latex_proofs.py", "test_prover.py", "test_readme.py", "test_render.py", "api.py"}
 
 
 def pytest_xdist_make_scheduler(config, log):

@@ -1,5 +1,6 @@
-"""The README's own examples run as written: every fenced Python block, and its Hypothesis example
-under pytest, each in a fresh process on this checkout."""
+"""The README's own examples run as written: every fenced Python block, in this process from the repository's
+folder (so the built-in claims' proofs are shared with the other tests of tests/conftest.py's SHARED_DECISIONS), and
+its Hypothesis example under pytest, in a fresh process on this checkout."""
 import os
 import re
 import subprocess
@@ -29,12 +30,12 @@ def test_the_readme_has_its_examples():
 
 
 @pytest.mark.parametrize("index", range(len(python_blocks())))
-def test_every_python_block_of_the_readme_runs_as_written(tmp_path, index):
-    """Run from the repository's folder, as the README's relative paths (examples/claims.toml) expect."""
-    script = tmp_path / f"readme_block_{index}.py"
-    script.write_text(python_blocks()[index], encoding="utf-8")
-    run = run_python(script)
-    assert run.returncode == 0, run.stderr[-3000:]
+def test_every_python_block_of_the_readme_runs_as_written(monkeypatch, index):
+    """Run from the repository's folder, as the README's relative paths (examples/claims.toml) expect, as a module
+    of its own."""
+    monkeypatch.chdir(ROOT)
+    block = compile(python_blocks()[index], f"README.md, Python block {index}", "exec")
+    exec(block, {"__name__": f"readme_block_{index}"})
 
 
 def test_the_readmes_hypothesis_example_passes_under_pytest(tmp_path):
