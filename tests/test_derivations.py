@@ -8,7 +8,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -141,9 +140,9 @@ def test_terminal_form_fits_and_shows_no_latex(columns):
     assert "A2 · Assumption 2 needs d ≥ nN (rank argument)" in shown and shown.count("passed") == 4
 
 
-def test_derive_cli_text():
-    out = subprocess.run([sys.executable, "-m", "verify", "derive", "A2"], capture_output=True, text=True, cwd=ROOT,
-                         timeout=300, env={**os.environ, "COLUMNS": "80"})
+def test_derive_cli_text(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    out = run_cli("derive", "A2")
     assert out.returncode == 0, out.stderr
     assert "min_K ‖K Kᵀ − I‖₂ = 1" in out.stdout and out.stdout.count("passed") == 2
     assert max(len(line) for line in out.stdout.splitlines()) <= 80

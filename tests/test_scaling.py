@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, run_cli_process
+from tests.conftest import ROOT, run_cli, run_cli_process
 from tests.test_cli import assert_one_line_error
 from verify.claims import executors
 from verify.claims.verdicts.theorem2 import run_theorem2
@@ -49,8 +49,9 @@ def test_report_is_the_same_in_process_on_a_local_cluster_and_on_a_scheduler(tmp
     local = run_theorem2(**SMALL, out_dir=str(tmp_path / "2"), workers=2)  # units merged from two worker processes
     monkeypatch.undo()
     assert clusters and all(count == 2 for count in clusters)
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
-                      silence_logs=50) as cluster:  # a scheduler's address (one worker: the merging is tested above)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://", dashboard_address=None,
+                      silence_logs=50) as cluster:  # a scheduler's TCP address (one worker, a thread of this process: the
+        # merging of several worker processes is tested above)
         remote = run_theorem2(**SMALL, out_dir=str(tmp_path / "3"), scheduler=cluster.scheduler_address)
     assert _comparable(alone) == _comparable(local) == _comparable(remote)
     assert {r.verdict for r in alone.claims} >= {"HOLDS", "REFUTED"}  # the comparison covers both outcomes
@@ -79,7 +80,7 @@ def test_unreachable_scheduler_is_one_line_within_ten_seconds(tmp_path):
 
 @pytest.mark.parametrize("args", [["--workers", "0"], ["--workers", "two"], ["--example-db", "/proc/no-such-folder"]])
 def test_bad_scaling_options_are_one_line(args, tmp_path):
-    assert_one_line_error(run_cli_process("theorem2", *args, "--out", str(tmp_path)))
+    assert_one_line_error(run_cli("theorem2", *args, "--out", str(tmp_path)))
 
 
 def test_example_database_keeps_counterexamples(tmp_path):
@@ -154,7 +155,7 @@ def test_a_cluster_prints_nothing_while_port_8787_is_taken(tmp_path):
 ])
 def test_executor_bounds_are_one_line_and_start_nothing(args, named, tmp_path):
     started = time.perf_counter()
-    out = run_cli_process("theorem2", *args, "--samples", "5", "--out", str(tmp_path))
+    out = run_cli("theorem2", *args, "--samples", "5", "--out", str(tmp_path))
     assert_one_line_error(out)
     assert named in out.stderr and time.perf_counter() - started < 30
     assert list(tmp_path.iterdir()) == []

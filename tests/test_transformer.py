@@ -4,10 +4,8 @@ same seed gives the same numbers.  Tiny sizes throughout (2 layers, 2 heads, wid
 import csv
 import json
 import math
-import subprocess
 import sys
 from dataclasses import replace
-from pathlib import Path
 
 import mpmath as mp
 import numpy as np
@@ -17,6 +15,7 @@ pytest.importorskip("jax", reason="JAX is not installed; pip install '.[transfor
 pytest.importorskip("optax", reason="optax is not installed; pip install '.[transformer]'")
 import jax  # noqa: E402
 
+from tests.conftest import run_cli  # noqa: E402
 from verify.errors import InputError  # noqa: E402
 from verify.experiments.transformer import QUICK, TransformerSettings, run_transformer_study  # noqa: E402
 from verify.experiments.transformer import corpus as corpora  # noqa: E402
@@ -191,8 +190,7 @@ def test_missing_corpus_or_jax_names_the_install_command(tmp_path, monkeypatch):
 
 def test_cli_bad_heads_exits_2_with_one_line_and_writes_nothing(tmp_path):
     out = tmp_path / "never"
-    done = subprocess.run([sys.executable, "-m", "verify", "experiments", "transformer", "--heads", "3", "--width", "16",
-                           "--out", str(out)], capture_output=True, text=True, cwd=Path(__file__).parent.parent)
+    done = run_cli("experiments", "transformer", "--heads", "3", "--width", "16", "--out", str(out))
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "--heads" in done.stderr and "heads = 3" in done.stderr
     assert not out.exists()
