@@ -303,3 +303,23 @@ def test_an_unknown_answer_names_the_limit_that_stopped_it():
     assert by_steps.result == by_clock.result == "unknown"
     assert "resource limit" in by_steps.limit_text and not by_steps.clock
     assert "backstop" in by_clock.limit_text and by_clock.clock
+
+
+def test_an_answer_that_depends_on_the_text_alone_is_remembered_and_one_the_clock_cut_short_is_not(monkeypatch):
+    from verify.claims.prover import solvers
+
+    text = "(declare-fun x () Real)\n(assert (> (* x x) 2.0))\n(assert (< x 1.0))\n(assert (> x -1.0))\n(check-sat)\n"
+    asked, real_z3, real_cvc5 = [], solvers._z3, solvers._cvc5
+    monkeypatch.setattr(solvers, "_ANSWERS", {})
+    monkeypatch.setattr(solvers, "_z3", lambda *args: asked.append("z3") or real_z3(*args))
+    monkeypatch.setattr(solvers, "_cvc5", lambda *args: asked.append("cvc5") or real_cvc5(*args))
+    first = solvers.run_z3(text)
+    assert first.result == "unsat" and solvers.run_z3(text) is first and asked == ["z3"]
+    assert solvers.run_z3(text, steps=solvers.Z3_STEPS - 1) is not first and asked == ["z3", "z3"]  # other limits
+    assert solvers.run_z3(text + " ") is not first and len(asked) == 3  # another text
+    assert solvers.run_cvc5(text) is solvers.run_cvc5(text) and asked.count("cvc5") == 1
+    # the clock stopped Z3 with steps left, and cvc5 answered unknown: asked again, they are run again
+    monkeypatch.setattr(solvers, "_z3", lambda *args: asked.append("z3") or ("unknown", (), None, "canceled", True))
+    monkeypatch.setattr(solvers, "_cvc5", lambda *args: asked.append("cvc5") or "unknown")
+    stopped = [solvers.run_z3(text, backstop_ms=0) for _ in range(2)] + [solvers.run_cvc5(text + "  ") for _ in range(2)]
+    assert stopped[0].clock and asked[-4:] == ["z3", "z3", "cvc5", "cvc5"]

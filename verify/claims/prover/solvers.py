@@ -5,6 +5,7 @@ certificates are reproducible; a generous wall-clock limit is only a backstop. A
 runs out answers "unknown"."""
 import ctypes
 import functools
+import hashlib
 import sys
 import time
 from dataclasses import dataclass
@@ -59,15 +60,34 @@ def versions():
 
 
 def run_z3(text, steps=Z3_STEPS, want_model=False, backstop_ms=BACKSTOP_MS, options=()):
-    """Z3 on the text in a fresh context; `options`: (name, value) pairs of Z3 parameters to set as well."""
+    """Z3 on the text in a fresh context; `options`: (name, value) pairs of Z3 parameters to set as well. An answer
+    that depends on the text and the limits alone is remembered (`_remembered`)."""
     check_stop()
+    key = ("z3", hashlib.sha256(text.encode()).digest(), steps, want_model, backstop_ms, tuple(options))
+    if key in _ANSWERS:
+        return _ANSWERS[key]
     started = time.perf_counter()
     with shielded():  # a Ctrl-C now waits for Z3 to finish and its context to be freed, then stops the run
         result, core, model, why, steps_left = _z3(text, steps, want_model, backstop_ms, options)
     check_stop()
     seconds = time.perf_counter() - started
     clock = result == "unknown" and steps_left and seconds * 1000 >= backstop_ms
-    return Answer("z3", result, seconds, core, model, why, clock=clock)
+    return _remembered(key, Answer("z3", result, seconds, core, model, why, clock=clock), not clock)
+
+
+_ANSWERS = {}  # the solvers' answers this process has had, by (solver, SHA-256 of the text, the limits)
+MAX_ANSWERS = 4096
+
+
+def _remembered(key, answer, depends_on_the_text_alone):
+    """Keep an answer for the same query asked again (the same claim in two commands of one process, a proof's
+    query rechecked): each query runs in a fresh context within a count of steps, so its answer is a function of
+    the text and the limits. An answer the wall clock cut short depends on the machine's load: not kept."""
+    if depends_on_the_text_alone:
+        if len(_ANSWERS) >= MAX_ANSWERS:
+            del _ANSWERS[next(iter(_ANSWERS))]  # the oldest
+        _ANSWERS[key] = answer
+    return answer
 
 
 def _z3(text, steps, want_model, backstop_ms=BACKSTOP_MS, options=()):
@@ -142,12 +162,16 @@ def said(answers):
 
 
 def run_cvc5(text, steps=CVC5_STEPS):
+    """cvc5 on the text; a sat or unsat answer is remembered (its "unknown" may be its clock's)."""
     check_stop()
+    key = ("cvc5", hashlib.sha256(text.encode()).digest(), steps)
+    if key in _ANSWERS:
+        return _ANSWERS[key]
     started = time.perf_counter()
     with shielded():
         result = _cvc5(text, steps)
     check_stop()
-    return Answer("cvc5", result, time.perf_counter() - started)
+    return _remembered(key, Answer("cvc5", result, time.perf_counter() - started), result != "unknown")
 
 
 def _cvc5(text, steps):
