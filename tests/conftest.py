@@ -1,4 +1,5 @@
 import contextlib
+import gc
 import io
 import os
 import subprocess
@@ -104,3 +105,11 @@ def pytest_xdist_make_scheduler(config, log):
             return "shared decisions" if os.path.basename(path) in SHARED_DECISIONS else path
 
     return ByFileSharingDecisions(config, log)
+
+
+def pytest_collection_finish(session):
+    """Every module the tests import is loaded now: its objects live as long as the process, so the cyclic garbage
+    collector's full passes need not scan them again (measured: the workers' collections took 11 s of CPU, 9 s
+    after this)."""
+    gc.collect()
+    gc.freeze()
