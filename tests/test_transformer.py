@@ -2,6 +2,7 @@
 a dense mpmath reference, bad input is one InputError line before anything is written, and the
 same seed gives the same numbers.  Tiny sizes throughout (2 layers, 2 heads, width 16, context 16)."""
 import csv
+import importlib.util
 import json
 import math
 import sys
@@ -11,18 +12,19 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-pytest.importorskip("jax", reason="JAX is not installed; pip install '.[transformer]' (the test extra includes it)")
-pytest.importorskip("optax", reason="optax is not installed; pip install '.[transformer]'")
-import jax  # noqa: E402
+from tests.conftest import run_cli
+from verify.errors import InputError
+from verify.experiments.transformer import QUICK, TransformerSettings, run_transformer_study
+from verify.experiments.transformer import corpus as corpora
+from verify.experiments.transformer.measure import (attention_log_probs, causal_rows, head_summary, measure_attention,
+                                                    row_measures)
+from verify.experiments.transformer.model import forward, init_params
+from verify.numerics.secular import j_eigenvalues
 
-from tests.conftest import run_cli  # noqa: E402
-from verify.errors import InputError  # noqa: E402
-from verify.experiments.transformer import QUICK, TransformerSettings, run_transformer_study  # noqa: E402
-from verify.experiments.transformer import corpus as corpora  # noqa: E402
-from verify.experiments.transformer.measure import (attention_log_probs, causal_rows, head_summary,  # noqa: E402
-                                                    measure_attention, row_measures)
-from verify.experiments.transformer.model import forward, init_params  # noqa: E402
-from verify.numerics.secular import j_eigenvalues  # noqa: E402
+# JAX is imported by the tests that run a model, not when the file is collected (a second of CPU in every process)
+pytestmark = pytest.mark.skipif(None in (importlib.util.find_spec("jax"), importlib.util.find_spec("optax")),
+                                reason="JAX or optax is not installed; pip install '.[transformer]' (the test extra "
+                                       "includes both)")
 
 WIDTH, LAYERS, HEADS, CONTEXT, VOCAB = 16, 2, 2, 16, 11
 TINY = TransformerSettings("tiny", width=WIDTH, layers=LAYERS, heads=HEADS, context=CONTEXT, batch=4, steps=6,
@@ -35,6 +37,8 @@ REQUIRED = ("optimizer", "step", "layer", "head", "train_loss", "val_loss", "log
 @pytest.fixture(scope="module")
 def sharp_model():
     """Tiny random parameters with the query/key weights scaled up, so the rows are far from uniform."""
+    import jax
+
     params = init_params(jax.random.PRNGKey(3), VOCAB, WIDTH, LAYERS, CONTEXT)
     for block in params["blocks"]:
         block["qkv"] = block["qkv"].at[:, : 2 * WIDTH].multiply(60.0)
