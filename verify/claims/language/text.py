@@ -3,6 +3,7 @@
 The text re-parses to the same tree, so it serves as a label (the binding comparison of a
 counterexample), as the statement a certificate stores, and in error messages.
 """
+import functools
 from fractions import Fraction
 
 from verify.claims.language.syntax import And, BinOp, Call, Compare, ForAll, IndexValue, Item, Name, Neg, Not, Num, Or
@@ -109,8 +110,10 @@ def index_text(index):
     return out
 
 
+@functools.lru_cache(maxsize=8192)
 def instantiate(node, k_value):
-    """A ForAll body with its index variable k replaced by the Index `k_value`."""
+    """A ForAll body with its index variable k replaced by the Index `k_value` (trees are immutable: each body is
+    instantiated once per index, however many queries, cases and shrinking trials read it)."""
     from verify.claims.language.syntax import transform
 
     def leaf(item):
