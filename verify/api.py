@@ -178,7 +178,7 @@ def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out=None, pr
     """Decide your own claims (a claim file's path or text, or the claims `load_claims` returned) as
     `run_theorem2` decides the built-in ones.
 
-    >>> report = run_claims('[[claim]]\\nid = "mine"\\nholds = "j(1) <= z(3)"\\nn = [3, 5]', samples=20, workers=1)
+    >>> report = run_claims('[[claim]]\\nid = "mine"\\nholds = "j(2) <= z(3)"\\nn = [3, 5]', samples=20, workers=1)
     >>> report.claims[0].verdict
     'REFUTED'
     """
