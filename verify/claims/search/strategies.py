@@ -125,8 +125,8 @@ def _conjugated(draw, n, family, spectrum):
     if family == "spd":
         for _ in range(draw(st.integers(1, 3 if n <= 16 else 1))):
             M, exponent = _reflect(M, exponent, draw(_reflector(n)))
-    scale = Fraction(1, 2**exponent)
-    return tuple(tuple(Fraction(x) * scale for x in row) for row in M)
+    denominator = 1 << exponent
+    return tuple(tuple(Fraction(x, denominator) for x in row) for row in M)
 
 
 def _isotropic(n, spectrum):
