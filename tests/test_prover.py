@@ -315,8 +315,10 @@ def test_an_answer_that_depends_on_the_text_alone_is_remembered_and_one_the_cloc
     monkeypatch.setattr(solvers, "_cvc5", lambda *args: asked.append("cvc5") or real_cvc5(*args))
     first = solvers.run_z3(text)
     assert first.result == "unsat" and solvers.run_z3(text) is first and asked == ["z3"]
-    assert solvers.run_z3(text, steps=solvers.Z3_STEPS - 1) is not first and asked == ["z3", "z3"]  # other limits
-    assert solvers.run_z3(text + " ") is not first and len(asked) == 3  # another text
+    others = [dict(steps=solvers.Z3_STEPS - 1), dict(want_model=True), dict(backstop_ms=solvers.BACKSTOP_MS - 1),
+              dict(options=(("smt.arith.nl.nra_check_assignment", False),))]  # other limits, or a model asked for
+    assert all(solvers.run_z3(text, **limits) is not first for limits in others) and asked == ["z3"] * 5
+    assert solvers.run_z3(text + " ") is not first and len(asked) == 6  # another text
     assert solvers.run_cvc5(text) is solvers.run_cvc5(text) and asked.count("cvc5") == 1
     # the clock stopped Z3 with steps left, and cvc5 answered unknown: asked again, they are run again
     monkeypatch.setattr(solvers, "_z3", lambda *args: asked.append("z3") or ("unknown", (), None, "canceled", True))

@@ -7,6 +7,7 @@ import ctypes
 import functools
 import hashlib
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -64,8 +65,9 @@ def run_z3(text, steps=Z3_STEPS, want_model=False, backstop_ms=BACKSTOP_MS, opti
     that depends on the text and the limits alone is remembered (`_remembered`)."""
     check_stop()
     key = ("z3", hashlib.sha256(text.encode()).digest(), steps, want_model, backstop_ms, tuple(options))
-    if key in _ANSWERS:
-        return _ANSWERS[key]
+    remembered = _ANSWERS.get(key)
+    if remembered is not None:
+        return remembered
     started = time.perf_counter()
     with shielded():  # a Ctrl-C now waits for Z3 to finish and its context to be freed, then stops the run
         result, core, model, why, steps_left = _z3(text, steps, want_model, backstop_ms, options)
@@ -76,6 +78,7 @@ def run_z3(text, steps=Z3_STEPS, want_model=False, backstop_ms=BACKSTOP_MS, opti
 
 
 _ANSWERS = {}  # the solvers' answers this process has had, by (solver, SHA-256 of the text, the limits)
+_ANSWERS_LOCK = threading.Lock()  # a Dask worker may run several tasks in threads of one process
 MAX_ANSWERS = 4096
 
 
@@ -84,9 +87,10 @@ def _remembered(key, answer, depends_on_the_text_alone):
     query rechecked): each query runs in a fresh context within a count of steps, so its answer is a function of
     the text and the limits. An answer the wall clock cut short depends on the machine's load: not kept."""
     if depends_on_the_text_alone:
-        if len(_ANSWERS) >= MAX_ANSWERS:
-            del _ANSWERS[next(iter(_ANSWERS))]  # the oldest
-        _ANSWERS[key] = answer
+        with _ANSWERS_LOCK:
+            if len(_ANSWERS) >= MAX_ANSWERS:
+                _ANSWERS.pop(next(iter(_ANSWERS)))  # the oldest
+            _ANSWERS[key] = answer
     return answer
 
 
@@ -165,8 +169,9 @@ def run_cvc5(text, steps=CVC5_STEPS):
     """cvc5 on the text; a sat or unsat answer is remembered (its "unknown" may be its clock's)."""
     check_stop()
     key = ("cvc5", hashlib.sha256(text.encode()).digest(), steps)
-    if key in _ANSWERS:
-        return _ANSWERS[key]
+    remembered = _ANSWERS.get(key)
+    if remembered is not None:
+        return remembered
     started = time.perf_counter()
     with shielded():
         result = _cvc5(text, steps)
