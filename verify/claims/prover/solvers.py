@@ -61,32 +61,39 @@ def versions():
 
 
 def run_z3(text, steps=Z3_STEPS, want_model=False, backstop_ms=BACKSTOP_MS, options=()):
-    """Z3 on the text in a fresh context; `options`: (name, value) pairs of Z3 parameters to set as well. An answer
-    that depends on the text and the limits alone is remembered (`_remembered`)."""
+    """Z3 on the text in a fresh context; `options`: (name, value) pairs of Z3 parameters to set as well. Asked
+    again, the answer comes from memory (`_remembered`)."""
     check_stop()
-    key = ("z3", hashlib.sha256(text.encode()).digest(), steps, want_model, backstop_ms, tuple(options))
-    remembered = _ANSWERS.get(key)
-    if remembered is not None:
-        return remembered
+    key = _key("z3", text, steps, want_model, backstop_ms, tuple(options))
+    return _ANSWERS.get(key) or _remembered(key, _ask_z3(text, steps, want_model, backstop_ms, options))
+
+
+def _ask_z3(text, steps, want_model, backstop_ms, options):
     started = time.perf_counter()
     with shielded():  # a Ctrl-C now waits for Z3 to finish and its context to be freed, then stops the run
         result, core, model, why, steps_left = _z3(text, steps, want_model, backstop_ms, options)
     check_stop()
     seconds = time.perf_counter() - started
     clock = result == "unknown" and steps_left and seconds * 1000 >= backstop_ms
-    return _remembered(key, Answer("z3", result, seconds, core, model, why, clock=clock), not clock)
+    return Answer("z3", result, seconds, core, model, why, clock=clock)
 
 
-_ANSWERS = {}  # the solvers' answers this process has had, by (solver, SHA-256 of the text, the limits)
+_ANSWERS = {}  # the solvers' answers this process has had, by `_key`
 _ANSWERS_LOCK = threading.Lock()  # a Dask worker may run several tasks in threads of one process
 MAX_ANSWERS = 4096
 
 
-def _remembered(key, answer, depends_on_the_text_alone):
+def _key(solver, text, *limits):
+    """The memory's key: the solver, the SHA-256 of the text and every limit the answer depends on."""
+    return (solver, hashlib.sha256(text.encode()).digest(), *limits)
+
+
+def _remembered(key, answer):
     """Keep an answer for the same query asked again (the same claim in two commands of one process, a proof's
     query rechecked): each query runs in a fresh context within a count of steps, so its answer is a function of
-    the text and the limits. An answer the wall clock cut short depends on the machine's load: not kept."""
-    if depends_on_the_text_alone:
+    the text and the limits. An answer that may be the wall clock's is not kept: Z3's when the clock stopped it,
+    cvc5's "unknown" (its clock and its steps both answer so)."""
+    if not answer.clock and not (answer.solver == "cvc5" and answer.result == "unknown"):
         with _ANSWERS_LOCK:
             if len(_ANSWERS) >= MAX_ANSWERS:
                 _ANSWERS.pop(next(iter(_ANSWERS)))  # the oldest
@@ -166,17 +173,18 @@ def said(answers):
 
 
 def run_cvc5(text, steps=CVC5_STEPS):
-    """cvc5 on the text; a sat or unsat answer is remembered (its "unknown" may be its clock's)."""
+    """cvc5 on the text; asked again, a sat or unsat answer comes from memory (`_remembered`)."""
     check_stop()
-    key = ("cvc5", hashlib.sha256(text.encode()).digest(), steps)
-    remembered = _ANSWERS.get(key)
-    if remembered is not None:
-        return remembered
+    key = _key("cvc5", text, steps)
+    return _ANSWERS.get(key) or _remembered(key, _ask_cvc5(text, steps))
+
+
+def _ask_cvc5(text, steps):
     started = time.perf_counter()
     with shielded():
         result = _cvc5(text, steps)
     check_stop()
-    return _remembered(key, Answer("cvc5", result, time.perf_counter() - started), result != "unknown")
+    return Answer("cvc5", result, time.perf_counter() - started)
 
 
 def _cvc5(text, steps):
