@@ -58,11 +58,11 @@ class Ran:
 
 
 def run_cli(*args, cwd=None):
-    """`verify ARGS` in this process, through verify.cli.main(argv), from `cwd` (the repository by default):
+    """`verify ARGS` in this process, through verify.commandline.cli.main(argv), from `cwd` (the repository by default):
     the exit status, stdout and stderr a user sees; an exception escaping main fails the test, as a traceback
     would. `run_cli_process` starts `python -m verify` for what only a process shows (signals, pipes, the
     interpreter's own exit status, a bound on a run's time)."""
-    from verify.cli import main
+    from verify.commandline.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     previous = os.getcwd()

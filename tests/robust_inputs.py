@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from verify.claims.cases.case import MAX_MATRIX_N, MAX_TOKENS
 from verify.claims.claimfile import MAX_CLAIMS, claim_from_fields
 from verify.claims.language.quantities import CONSTANTS, FUNCTIONS, INDEXED, PLAIN
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 
 def pick(options):

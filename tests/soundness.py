@@ -25,7 +25,7 @@ from verify.claims.language.balls import Balls
 from verify.claims.language.parser import parse_claim
 from verify.claims.prover.pieces import NotEncodable, Piece
 from verify.claims.prover.smt import Encoder, literal
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 PLAIN = ["z_max", "z_min", "j_max", "j_min", "lambda_max", "lambda_min", "kappa", "R", "L_T", "mu_T", "L", "mu", "n"]
 ITEMS = ["z(1)", "z(2)", "z(n)", "z(n-1)", "j(1)", "lambda(1)", "lambda(n-1)"]

@@ -29,7 +29,7 @@ from verify.claims.prover.pieces import Piece
 from verify.claims.language.syntax import Name, Num, walk
 from verify.claims.record import TANGENT
 from verify.claims.builtin.registry import REGISTRY
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
 THEOREMS = [("T2.eq47.max", TANGENT), ("T2.eq47.min", TANGENT), ("T2.eq47.kappa", TANGENT),

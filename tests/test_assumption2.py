@@ -11,7 +11,7 @@ from tests.conftest import run_cli
 from tests.test_cli import assert_one_line_error
 from verify.claims.builtin import assumption2 as a2_claims
 from verify.claims.builtin.registry import REGISTRY
-from verify.errors import InputError
+from verify.base.errors import InputError
 from verify.numerics import assumption2 as a2
 from verify.numerics.model import orthonormal_keys
 

@@ -133,7 +133,7 @@ def test_coefficients_given_as_z():
 
 
 def test_unknown_wants_are_refused():
-    from verify.errors import InputError
+    from verify.base.errors import InputError
 
     with pytest.raises(InputError, match="want"):
         balls([F(0), F(-1)], [[1, 0], [0, 1]], want=("lambda",))

@@ -14,7 +14,7 @@ from verify.claims.verdicts.decide import run_claims
 from verify.claims.language.parser import parse_claim
 from verify.claims.language.syntax import comparisons
 from verify.claims.verdicts.theorem2 import run_theorem2
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 
 @pytest.fixture(scope="module")

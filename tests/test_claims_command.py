@@ -97,7 +97,7 @@ def test_bad_claim_files_are_one_line_and_write_nothing(name, tmp_path):
 
 def test_export_latex_adds_the_claims_of_a_claim_file(tmp_path, capsys):
     """(tests/test_latex_proofs.py exports examples/claims.toml whole, and checks every verdict in it.)"""
-    from verify.cli import main
+    from verify.commandline.cli import main
 
     claim_file = tmp_path / "mine.toml"
     claim_file.write_text('[[claim]]\nid = "mine.bound"\nholds = "lambda_min <= mu_T * z_max**2"\n\n'
@@ -155,7 +155,7 @@ def test_a_verdict_against_expect_is_flagged_in_the_table_and_the_json(tmp_path)
 
 def test_export_latex_of_a_claim_file_goes_to_a_folder_of_its_own(tmp_path, monkeypatch, capsys):
     """The committed derivations/ is the package's; a user's export never lands there unless asked."""
-    from verify.cli import main
+    from verify.commandline.cli import main
 
     claim_file = tmp_path / "mine.toml"
     claim_file.write_text('[[claim]]\nid = "mine.one"\nholds = "z_max >= 1/n"\n')

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from tests.conftest import run_cli, run_cli_process
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 
 def test_help_lists_commands():
@@ -18,7 +18,7 @@ def test_help_lists_commands():
 def test_theorem2_json_shape(tmp_path, capsys, theorem2_run):
     """The CLI's --json is the report's JSON (here for a proved and a refuted claim); every claim of the shared whole
     decision has the JSON fields, a verdict, and a certificate `check` confirms when refuted."""
-    from verify.cli import main
+    from verify.commandline.cli import main
 
     argv = ["--samples", "20", "--seed", "3", "--claim", "T2.eq47.max", "--claim", "T2.swapped", "--out", str(tmp_path)]
     assert main(["theorem2", "--json", *argv]) == 0
@@ -204,7 +204,7 @@ def test_check_json_records_command_versions_and_precision(tmp_path):
 
 
 def test_every_option_has_help_and_the_top_help_names_no_outside_file():
-    from verify.arguments import build_parser
+    from verify.commandline.arguments import build_parser
 
     parser = build_parser()
     assert "SPEC" not in parser.description and "Softmax" in parser.description
@@ -233,7 +233,7 @@ def test_versions_record_this_distribution_under_its_own_name():
     from pathlib import Path
 
     from tests.conftest import ROOT
-    from verify.versions import DISTRIBUTION, package_versions
+    from verify.base.versions import DISTRIBUTION, package_versions
 
     toml = __import__("tomllib" if sys.version_info >= (3, 11) else "tomli")
     project = toml.loads((Path(ROOT) / "pyproject.toml").read_text())["project"]
@@ -247,7 +247,8 @@ def test_versions_record_this_distribution_under_its_own_name():
 
 
 def test_the_command_lines_digit_bounds_are_the_librarys():
-    from verify import arguments, options
+    from verify.commandline import arguments
+    from verify.base import options
     from verify.numerics import precision
 
     assert (arguments.MIN_DPS, arguments.MAX_DPS) == (precision.MIN_DPS, precision.MAX_DPS)
@@ -271,7 +272,7 @@ def test_version_is_the_distributions():
 
 
 def test_derive_help_lists_the_registrys_ids():
-    from verify.arguments import DERIVATION_IDS
+    from verify.commandline.arguments import DERIVATION_IDS
     from verify.derivations.registry import DERIVATION_REGISTRY
 
     assert DERIVATION_IDS == tuple(DERIVATION_REGISTRY)
@@ -280,7 +281,7 @@ def test_derive_help_lists_the_registrys_ids():
 
 
 def test_certified_is_listed_only_where_case_mode_exists():
-    from verify.arguments import build_parser
+    from verify.commandline.arguments import build_parser
 
     commands = next(a for a in build_parser()._actions if a.dest == "command").choices
     for name, command in commands.items():
@@ -293,7 +294,7 @@ def test_the_transformer_install_hint_installs_this_folder(monkeypatch):
     """`verify` on the package index is another project: the hint installs the extra of this checkout."""
     import sys
 
-    from verify.errors import InputError
+    from verify.base.errors import InputError
     from verify.experiments.transformer.model import jax_modules
 
     monkeypatch.setitem(sys.modules, "jax", None)  # `import jax` now raises ImportError
@@ -304,7 +305,7 @@ def test_the_transformer_install_hint_installs_this_folder(monkeypatch):
 
 def test_a_long_run_piped_prints_progress_lines_to_stderr(capsys):
     """Not a terminal: no bar, but with lines=True (the transformer study) one plain line per stage."""
-    from verify.cli import _LazyProgress
+    from verify.commandline.cli import _LazyProgress
 
     calls = [(0, 10, "loading"), (1, 10, "sgd: step 1"), (2, 10, "sgd: step 2"), (6, 10, "adam: step 1")]
     with _LazyProgress("transformer", delay=0, lines=True, every=1e9) as progress:

@@ -23,12 +23,12 @@ from verify.derivations.exact import Exp, vanishes
 from verify.derivations.records import SIGMA, jacobian_formula
 from verify.derivations.registry import DERIVATION_REGISTRY, run_checks
 from verify.derivations.run import run_derivations
-from verify.latex_claims import ClaimRow, claims_section
-from verify.latex_display import LINE_CHARACTERS, display, width
-from verify.latex_export import PREAMBLE
-from verify.latex_proofs import ProofRow, VerdictRow
-from verify.mathtext import prose
-from verify.render import derivations_text
+from verify.document.latex_claims import ClaimRow, claims_section
+from verify.document.latex_display import LINE_CHARACTERS, display, width
+from verify.document.latex_export import PREAMBLE
+from verify.document.latex_proofs import ProofRow, VerdictRow
+from verify.document.mathtext import prose
+from verify.commandline.tables import derivations_text
 
 SPEC_DERIVATIONS = ["D1", "D2", "D3", "D4", "D5", "D6"]
 

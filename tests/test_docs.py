@@ -128,7 +128,7 @@ def test_every_certificate_key_is_listed(site):
 def test_every_command_and_option_is_listed(site):
     import argparse
 
-    from verify.arguments import build_parser
+    from verify.commandline.arguments import build_parser
 
     parser = build_parser()
     action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.errors import InputError
+from verify.base.errors import InputError
 from verify.numerics.enclosures import ball_json, digits_of, enclose_case
 from verify.numerics.precision import Log
 from tests.dense_reference import exact_mpf, helmert

@@ -20,7 +20,7 @@ from verify.claims.language.quantities import QUANTITIES
 from verify.claims.language.syntax import And, Compare, ForAll, Item, Not, Num, Or, names
 from verify.claims.language.text import to_text
 from verify.claims.language.values import Point
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -23,12 +23,12 @@ from verify.claims.language.latex import claim_latex
 from verify.claims.language.parser import parse_claim
 from verify.claims.prover.facts import BY_ID, FACTS
 from verify.claims.builtin.registry import REGISTRY
-from verify.latex_claims import claims_section, proof_argument
+from verify.document.latex_claims import claims_section, proof_argument
 from verify.derivations.registry import DERIVATIONS
-from verify.latex_display import display
-from verify.latex_export import PREAMBLE, Decision, export, registry_results, registry_rows, user_results, user_rows
-from verify.latex_proofs import reading_order, verdict_row
-from verify.mathtext import NotTypeset, prose
+from verify.document.latex_display import display
+from verify.document.latex_export import PREAMBLE, Decision, export, registry_results, registry_rows, user_results, user_rows
+from verify.document.latex_proofs import reading_order, verdict_row
+from verify.document.mathtext import NotTypeset, prose
 
 EXAMPLES = f"{ROOT}/examples/claims.toml"
 EXAMPLES_DECISION = Decision(samples=40)  # the example file's verdicts under a small search (the same both ways)
@@ -184,7 +184,7 @@ def test_a_character_with_no_latex_form_is_named_in_one_line():
 @pytest.mark.parametrize("fonts", ["lmodern.sty", "no-such-font-package.sty"], ids=["latin-modern", "fallback"])
 def test_every_common_character_compiles(tmp_path, fonts):
     needs_pdflatex()
-    from verify.mathtext import ACCENTS, GREEK, SUBSCRIPTS, SUPERSCRIPTS, SYMBOLS, TEXT
+    from verify.document.mathtext import ACCENTS, GREEK, SUBSCRIPTS, SUPERSCRIPTS, SYMBOLS, TEXT
 
     letters = "éèêëàâäáãåçñóòôöõúùûüíìîïýÿčšžřěőűłøßæœÉÈÀÇÑÖÜŁØÆŒ"
     sentences = [f"Words {letters} and punctuation {''.join(c for c in TEXT if not c.isascii())}.",
@@ -257,7 +257,7 @@ def test_ctrl_c_during_the_decision_writes_nothing(tmp_path, monkeypatch):
 @pytest.mark.parametrize("decision, named", [(Decision(samples=0), "samples"), (Decision(dps=5), "dps"),
                                              (Decision(seed=-1), "seed"), ("fast", "decision")])
 def test_the_export_checks_its_decisions_settings_before_any_work(tmp_path, decision, named):
-    from verify.errors import InputError
+    from verify.base.errors import InputError
 
     with pytest.raises(InputError) as error:
         export(tmp_path / "out", decision=decision)
@@ -268,8 +268,8 @@ def test_the_export_checks_its_decisions_settings_before_any_work(tmp_path, deci
 def test_a_counterexample_of_any_size_fits_the_page(tmp_path, n, digits):
     needs_pdflatex()
     from verify.claims.language.latex import claim_latex as latex
-    from verify.latex_claims import ClaimRow
-    from verify.latex_proofs import CounterexampleRow, VerdictRow
+    from verify.document.latex_claims import ClaimRow
+    from verify.document.latex_proofs import CounterexampleRow, VerdictRow
 
     entry = lambda i, j: "-" * ((i + j) % 2) + "0." + str(i * 7 + j + 1) * digits  # noqa: E731
     claim = latex(parse_claim("lambda_max >= L * z_min**2"))

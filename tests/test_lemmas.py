@@ -9,7 +9,7 @@ import pytest
 from verify.claims.certificates.check import check_body
 from verify.claims.claimfile import load_claims, parse_claims_text
 from verify.claims.verdicts.decide import run_claims
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "lemmas.toml"
 

@@ -18,7 +18,7 @@ from verify.claims.language.text import to_text
 from verify.claims.prover.facts import FACTS, strengthened
 from verify.claims.prover.prove import prove
 from verify.claims.record import FormulaClaim
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 SUITE = Path(__file__).resolve().parent.parent / "examples" / "suite.toml"
 

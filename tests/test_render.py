@@ -12,13 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from verify import api, cli
+from verify import api
+
+from verify.commandline import cli
 from verify.claims.cases.mode import evaluate_case
 from verify.claims.cases.case import load_case
 from verify.claims.verdicts.results import ClaimResult, Counterexample, ProofEvidence, Report, SearchEvidence
 from verify.numerics.precision import decimal
-from verify.render import SHOWN_DIGITS, VALUE_DIGITS, evidence_text, number_text, theorem2_table
-from verify.render_case import case_json, case_table
+from verify.commandline.tables import SHOWN_DIGITS, VALUE_DIGITS, evidence_text, number_text, theorem2_table
+from verify.commandline.case_tables import case_json, case_table
 
 WIDTHS = (80, 100, 200)
 TOKEN = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?")
@@ -141,7 +143,7 @@ def assert_bounded(value, numbers, where):
 
 def test_the_case_header_promises_what_the_enclosures_give(case_report):
     """Its relative radius is the largest of the shown radii over their values (each ball's own), rounded up."""
-    from verify.render_case import case_precision_text
+    from verify.commandline.case_tables import case_precision_text
 
     case, report = case_report
     data = case_json(report)

@@ -24,7 +24,7 @@ from verify.claims.builtin.multi_balls import MultiCase
 from verify.claims.builtin.multi import certificate_body as multi_certificate_body
 from verify.claims.builtin.registry import get_claim
 from verify.claims.cases.case import MAX_MATRIX_N
-from verify.cli import main
+from verify.commandline.cli import main
 from tests.robust_inputs import case_files, claim_files, mutated_certificates, valid_H
 
 QUICK = settings(max_examples=80, deadline=None, derandomize=True, database=None,
@@ -47,7 +47,7 @@ def run(argv):
 
 
 def leftovers(folder):
-    """Temporary files (verify.atomic's `.NAME.*.tmp`) anywhere under `folder`."""
+    """Temporary files (verify.base.atomic's `.NAME.*.tmp`) anywhere under `folder`."""
     return [p for p in Path(folder).rglob("*") if p.name.endswith(".tmp")]
 
 
@@ -242,7 +242,7 @@ def test_a_forall_with_too_many_values_or_an_odd_bound_is_one_line(tmp_path, bou
 @given(st.integers(-10**6, 10**6), st.integers(-10**6, 10**6), st.integers(-3, 3), st.integers(-3, 3))
 def test_every_forall_that_parses_has_a_bounded_number_of_values(lo, hi, lo_n, hi_n):
     from verify.claims.language.parser import MAX_FORALL, MAX_N, parse_claim
-    from verify.errors import InputError
+    from verify.base.errors import InputError
 
     text = f"forall k in {lo}+{lo_n}*n..{hi}+{hi_n}*n: z(1) > 0"
     try:
@@ -258,7 +258,7 @@ def test_every_forall_that_parses_has_a_bounded_number_of_values(lo, hi, lo_n, h
 
 def test_min_and_max_take_fifty_arguments_and_refuse_more():
     from verify.api import decide_on_case, make_case
-    from verify.errors import InputError
+    from verify.base.errors import InputError
 
     case = make_case(logits=[0, -1, -2], H=[[2, 0, 0], [0, 3, 0], [0, 0, 4]])
     fifty = ", ".join(("z_min", "z_max", "kappa", "R", "n")[i % 5] for i in range(50))
@@ -333,7 +333,7 @@ def test_checks_claim_file_refuses_pipes_devices_and_folders_in_one_line(real_ce
 
 def test_example_database_entries_that_are_not_regular_files_are_skipped(tmp_path):
     """A symlink to /dev/zero among the saved examples once read 2.6 GB in 1.6 s; it is skipped unread."""
-    from verify.files import FolderStore
+    from verify.base.files import FolderStore
 
     store = FolderStore(tmp_path / "db", limit=1 << 10)
     store.save(b"key", b"saved")

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import run_cli
-from verify.errors import InputError
+from verify.base.errors import InputError
 from verify.experiments.transformer import QUICK, TransformerSettings, run_transformer_study
 from verify.experiments.transformer import corpus as corpora
 from verify.experiments.transformer.measure import (attention_log_probs, causal_rows, head_summary, measure_attention,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import run_cli_process
 from verify.claims.cases.case import MAX_FILE_BYTES, load_case, parse_case
-from verify.errors import InputError
+from verify.base.errors import InputError
 from verify.numerics import definite
 from verify.numerics.definite import positive_definite
 from verify.numerics.precision import MAX_DIGITS, exact_decimal, parse_number
@@ -190,10 +190,10 @@ def test_decimal_prints_a_tiny_long_mantissa_to_the_asked_digits(bits):
 
 
 def test_the_command_options_are_checked_by_the_library_options_module(tmp_path):
-    """assumption2's dimensions and plot, the derivation and experiment names: verify.options checks them (the CLI
+    """assumption2's dimensions and plot, the derivation and experiment names: verify.base.options checks them (the CLI
     only calls it), each refusal one line naming the fix."""
-    from verify import options
-    from verify.errors import InputError
+    from verify.base import options
+    from verify.base.errors import InputError
 
     assert options.dimensions(3, 4, 10) is True and options.dimensions(None, None, None) is False
     assert options.sweep_plot(None, False, ["A2.dim"]) is None

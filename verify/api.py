@@ -8,8 +8,8 @@ is written to disk unless asked (`out=`).
 """
 from pathlib import Path
 
-from verify import options
-from verify.atomic import check_out_dir
+from verify.base import options
+from verify.base.atomic import check_out_dir
 from verify.claims.builtin import assumption2
 from verify.claims.cases.case import Case, parse_case
 from verify.claims.cases.case import load_case as _load_case
@@ -25,8 +25,8 @@ from verify.claims.builtin.registry import get_claim
 from verify.claims.record import FormulaClaim
 from verify.claims.verdicts.results import CheckResult, ClaimResult, Report  # noqa: F401 (re-exported by verify)
 from verify.claims.verdicts.theorem2 import run_theorem2 as _run_theorem2
-from verify.errors import InputError
-from verify.files import checked_path
+from verify.base.errors import InputError
+from verify.base.files import checked_path
 from verify.numerics.curvature import CurvatureSpectrum, curvature_precise  # noqa: F401 (re-exported by verify)
 from verify.numerics.jspectrum import j_spectrum_report
 
@@ -41,7 +41,7 @@ def make_case(logits=None, H=None, z=None, L=None, mu=None):
     >>> make_case(logits=[0, 0], H=[[1, 2], [2, 1]])
     Traceback (most recent call last):
     ...
-    verify.errors.InputError: case H is not positive definite; give a symmetric positive definite matrix
+    verify.base.errors.InputError: case H is not positive definite; give a symmetric positive definite matrix
     """
     if logits is not None and z is not None:
         raise InputError("make_case got both logits and z; give one of them (z are the coefficients softmax(logits))",
@@ -76,7 +76,7 @@ def curvature_spectrum(case, dps=30):
     >>> curvature_spectrum(make_case(logits=[0, 0], H=[[2, 0], [0, 2]]), dps=-3)
     Traceback (most recent call last):
     ...
-    verify.errors.InputError: dps = -3 is outside 1..1000; give 1 to 1000 digits, e.g. 30
+    verify.base.errors.InputError: dps = -3 is outside 1..1000; give 1 to 1000 digits, e.g. 30
     """
     return curvature_precise(_case(case).logits, case.H, options.dps(dps))
 

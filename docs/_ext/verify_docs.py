@@ -7,7 +7,7 @@ Directives (each a table, or for the command line one section per command):
 - ``verify-claims``: the built-in claims (verify.claims.builtin.registry);
 - ``verify-certificate-keys KIND``: the keys of a certificate kind, as `check` validates them;
 - ``verify-claim-file-keys``: the keys of a ``[[claim]]`` table (verify.claims.claimfile);
-- ``verify-cli``: every command and option of verify.arguments.build_parser;
+- ``verify-cli``: every command and option of verify.commandline.arguments.build_parser;
 - ``verify-derivations``, ``verify-experiments``: the two registries of those names;
 - ``verify-presets synthetic`` or ``verify-presets transformer``: every setting of the quick and full presets.
 
@@ -249,7 +249,7 @@ class CommandLine(SphinxDirective):
     """One section per sub-command of `python -m verify`: its help, usage and an options table."""
 
     def run(self):
-        from verify.arguments import build_parser
+        from verify.commandline.arguments import build_parser
 
         parser = build_parser()
         sections = []

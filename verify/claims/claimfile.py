@@ -37,8 +37,8 @@ except ImportError:  # Python 3.10: the same parser, as the tomli package
 
 from verify.claims.language.parser import MAX_N, normalise
 from verify.claims.record import FAMILIES, FormulaClaim
-from verify.errors import InputError
-from verify.files import read_bounded
+from verify.base.errors import InputError
+from verify.base.files import read_bounded
 
 MAX_BYTES = 1 << 20
 MAX_CLAIMS = 200  # claims per file: a full search of each takes seconds

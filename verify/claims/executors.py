@@ -26,8 +26,8 @@ import sys
 import threading
 import uuid
 import warnings
-from verify import options
-from verify.errors import InputError
+from verify.base import options
+from verify.base.errors import InputError
 
 CONNECT_TIMEOUT = 5  # seconds to reach a scheduler and hear its answer before saying it is unreachable
 MIN_TASKS_FOR_CLUSTER = 140  # fewer tasks run in process by default (theorem2: --samples below about 4000)

@@ -4,7 +4,7 @@ SymPy/mpmath helpers the derivations share.
 Every closed form is a function `formula(z, ...)` that the checks take as a parameter,
 so a deliberately wrong formula can be handed to them (the tests do) and must fail both.
 Prose (names, hypotheses, step texts) is written in Unicode math: the terminal shows it as
-it is and the LaTeX export converts it (verify.mathtext).
+it is and the LaTeX export converts it (verify.document.mathtext).
 """
 from dataclasses import dataclass, field
 from functools import lru_cache

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import numpy as np
 
-from verify import atomic, options
+from verify.base import atomic, options
 from verify.experiments.common import QUICK
 from verify.experiments.synthetic import EXPERIMENTS, SPARSE_TARGET_FACTOR
 from verify.experiments.training import GD_GRID, STEP_GRIDS
-from verify.versions import package_versions
+from verify.base.versions import package_versions
 
 
 def run_experiments(names=None, scale=QUICK, out_dir="results", seed=0, progress=None):

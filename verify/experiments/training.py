@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from verify.errors import InputError
+from verify.base.errors import InputError
 from verify.numerics.model import jacobian_times, keys as draw_keys, row_softmax, sigmoid
 
 LOSSES = ("square", "logistic")

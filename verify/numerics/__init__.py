@@ -5,5 +5,5 @@ of J(z) and its rigorous root balls (secular, secular_balls), balls around every
 symmetric matrix (eigenballs), the one spectrum record of J H J on T and its float64, precise and ball
 paths (spectrum, curvature, curvature_balls), case mode's enclosures (enclosures), several examples
 (T2.multi), the prompt-attention model and its p-Hessian, GD dynamics and the mathematics of
-Assumption 2. It imports nothing from the rest of the package but `verify.errors`.
+Assumption 2. It imports nothing from the rest of the package but `verify.base.errors`.
 """

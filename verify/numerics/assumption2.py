@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import mpmath as mp
 import numpy as np
 
-from verify.errors import InputError
+from verify.base.errors import InputError
 from verify.numerics import dynamics, model
 from verify.numerics.model import orthonormal_keys
 from verify.numerics.precision import CERTIFY_DPS

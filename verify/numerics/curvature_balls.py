@@ -16,7 +16,7 @@ Any field is None when its quantity could not be enclosed at this precision; the
 """
 import flint
 
-from verify.errors import InputError
+from verify.base.errors import InputError
 from verify.numerics.arb import arb_matrix
 from verify.numerics.eigenballs import symmetric_eigenvalue_balls
 from verify.numerics.precision import to_arb

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import mpmath as mp
 import numpy as np
 
-from verify.errors import InputError
+from verify.base.errors import InputError
 from verify.numerics import secular
 from verify.numerics.curvature import curvature_precise
 from verify.numerics.softmax import exact_keys

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 LOSSES = ("square", "logistic")
 KEY_KINDS = ("orthonormal", "closest", "gaussian")

@@ -25,8 +25,8 @@ import mpmath as mp
 import numpy as np
 from mpmath.libmp import from_man_exp, from_rational, round_nearest
 
-from verify.errors import InputError
-from verify.options import CERTIFY_DPS, MAX_DPS, MIN_DPS  # noqa: F401 (stated once, there)
+from verify.base.errors import InputError
+from verify.base.options import CERTIFY_DPS, MAX_DPS, MIN_DPS  # noqa: F401 (stated once, there)
 
 DIGITS = 30  # significant digits of every number written to JSON
 MAX_EXPONENT = 100_000  # |decimal exponent| a user number may carry

@@ -22,7 +22,7 @@ import flint
 import mpmath as mp
 import numpy as np
 
-from verify.errors import InputError
+from verify.base.errors import InputError
 from verify.numerics.precision import to_arb
 from verify.numerics.softmax import on_simplex_error, softmax_balls
 

@@ -14,17 +14,17 @@ from dataclasses import dataclass
 import mpmath as mp
 import numpy as np
 
-from verify import options
+from verify.base import options
 from verify.claims.executors import run_tasks
 from verify.claims.record import Claim
 from verify.claims.verdicts.results import ClaimResult, InterruptedEvidence, RecordEvidence, Report, verdict_of
-from verify.errors import InputError
+from verify.base.errors import InputError
 from verify.numerics.assumption2 import (REDECIDE_DPS, ROUNDING, SYMBOLIC_SIZES, Decoupling, check_sizes,
                                          cross_block_size, decoupling, least_violation_bound, per_sequence_keys,
                                          readings, symbolic_rank_proof, under_parameterized, violation)
 from verify.numerics.model import orthonormal_keys
 from verify.numerics.precision import decimal
-from verify.versions import package_versions
+from verify.base.versions import package_versions
 
 MAX_SAMPLES = 10_000  # random cases per check: T2.up decides samples/10 cases at each d < nN
 

@@ -16,7 +16,7 @@ from verify.claims.cases.case import parse_case
 from verify.claims.executors import check_stop
 from verify.claims.builtin.multi_balls import MultiCase, decide_multi
 from verify.claims.verdicts.results import CheckResult, ClaimResult, InterruptedEvidence, MultiEvidence, verdict_of
-from verify.errors import InputError
+from verify.base.errors import InputError
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.precision import CERTIFY_DPS, decimal, exact_decimal
 

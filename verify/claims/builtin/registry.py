@@ -1,7 +1,7 @@
 """The one registry of built-in claims: the CLI, the tests and the LaTeX export all read it."""
 from verify.claims.builtin.assumption2 import ASSUMPTION2_CLAIMS
 from verify.claims.builtin.theorem2_claims import THEOREM2_CLAIMS
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 CLAIMS = THEOREM2_CLAIMS + ASSUMPTION2_CLAIMS
 REGISTRY = {claim.id: claim for claim in CLAIMS}

@@ -26,8 +26,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from verify.errors import InputError
-from verify.files import read_bounded
+from verify.base.errors import InputError
+from verify.base.files import read_bounded
 from verify.numerics.definite import EXACT_MAX, positive_definite
 from verify.numerics.precision import Log, exact_decimal, parse_number, to_float
 

@@ -12,7 +12,7 @@ from verify.claims.certificates.format import checked_dps
 from verify.claims.cases.case import parse_case, read_json
 from verify.claims.certificates.stored_claim import MAX_CHECK_N, certified_claim, in_domain, reject_claims_file
 from verify.claims.verdicts.results import CheckResult
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 
 def counterexample_body(job, case, dps):

@@ -2,7 +2,7 @@
 import json
 from pathlib import Path
 
-from verify import atomic
+from verify.base import atomic
 from verify.claims.certificates.format import file_name
 
 

@@ -14,12 +14,12 @@ import re
 
 import flint
 
-from verify import options
+from verify.base import options
 from verify.claims.language.balls import UNDEFINED, Huge
-from verify.errors import InputError
+from verify.base.errors import InputError
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.precision import decimal
-from verify.options import CERTIFY_DPS, MAX_DPS
+from verify.base.options import CERTIFY_DPS, MAX_DPS
 
 FORMAT = "verify-certificate/2"
 _HEAD = ("format", "kind", "claim", "reading")

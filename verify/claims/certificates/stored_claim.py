@@ -5,7 +5,7 @@ import math
 
 from verify.claims.record import FAMILIES, FormulaClaim
 from verify.claims.builtin.registry import REGISTRY, get_claim
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 MAX_CHECK_N = 50  # a certificate's example has at most this many tokens (dense balls: 200 took 71 s at 200 bits)
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 from verify.claims.language.quantities import BY_NAME, CONSTANTS, FUNCTIONS, INDEXED
 from verify.claims.language.syntax import (And, BinOp, Call, Compare, ForAll, Index, IndexValue, Item, Name, Neg,
                                            Not, Num, Or)
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 MAX_TEXT = 2000
 MAX_NODES = 400

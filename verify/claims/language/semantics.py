@@ -30,7 +30,7 @@ from fractions import Fraction
 from verify.claims.language.quantities import canonical, index_bounds
 from verify.claims.language.syntax import BinOp, Call, IndexValue, Item, Name, Neg, Num
 from verify.claims.language.text import index_text
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 NONZERO, NONNEG, POSITIVE = "≠ 0", "≥ 0", "> 0"
 EXACT_TEST = {NONZERO: lambda v: v != 0, NONNEG: lambda v: v >= 0, POSITIVE: lambda v: v > 0}

@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from verify.claims.cases.case import Case, parse_case
-from verify.errors import InputError
+from verify.base.errors import InputError
 from verify.numerics.tangent import tangent_basis
 
 MAX_N = 128  # a model's n is brought down to this, beyond the random pool's 64 (a case there takes about a second)

@@ -24,8 +24,8 @@ from verify.claims.language.outcome import FAILS, HOLDS, TIGHT
 from verify.claims.language.quantities import CURVATURE
 from verify.claims.language.values import Point, ball_point, ball_spectrum, float_point, mp_point
 from verify.claims.verdicts.results import InterruptedEvidence, SearchEvidence
-from verify.errors import InputError
-from verify.files import FolderStore
+from verify.base.errors import InputError
+from verify.base.files import FolderStore
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.precision import bits_for, decimal
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from verify.claims.cases.case import parse_case
 from verify.claims.certificates.stored_claim import in_family
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 MAX_TRIALS = 100  # cases decided per simplification (a count, not a time: the result does not depend on the machine)
 DIGITS = (0, 1, 2, 3, 4, 6)  # significant digits tried, 0 meaning "round to an integer"

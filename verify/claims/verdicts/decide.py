@@ -263,7 +263,7 @@ def _assumed_roots(verdict):
 
 
 def _select(claims, claim_ids):
-    from verify.errors import InputError
+    from verify.base.errors import InputError
 
     if not claim_ids:
         return tuple(claims)

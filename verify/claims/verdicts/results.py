@@ -7,7 +7,7 @@ The CLI renders them by type, never by guessing from keys.
 import dataclasses
 from dataclasses import dataclass, field
 
-from verify.versions import package_versions
+from verify.base.versions import package_versions
 
 
 class Evidence:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 INSTALL = "pip install '.[transformer]'"
 CORPORA = ("shakespeare", "pydoc")

@@ -5,7 +5,7 @@ attention logits q·k/√d_head (entries above the diagonal set to −∞) that 
 the attention coefficients z measured by the study."""
 import math
 
-from verify.errors import InputError
+from verify.base.errors import InputError
 from verify.experiments.transformer.corpus import INSTALL
 
 

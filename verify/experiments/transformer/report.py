@@ -8,10 +8,10 @@ import math
 
 import numpy as np
 
-from verify import atomic
+from verify.base import atomic
 from verify.experiments.common import grid_edge, legend_below
 from verify.experiments.transformer.measure import COLUMNS
-from verify.versions import package_versions
+from verify.base.versions import package_versions
 
 CSV_COLUMNS = ("optimizer", "step_size", "step", "layer", "head", "train_loss", "val_loss") + COLUMNS
 THRESHOLDS = (4, 8)  # log10 R

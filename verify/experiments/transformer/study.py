@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from verify import atomic, options
-from verify.errors import InputError
+from verify.base import atomic, options
+from verify.base.errors import InputError
 from verify.experiments.transformer import corpus as corpora
 from verify.experiments.transformer.measure import measure_attention
 from verify.experiments.transformer.model import jax_modules

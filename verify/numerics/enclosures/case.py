@@ -13,8 +13,8 @@ import flint
 import numpy as np
 import scipy.linalg
 
-from verify import options
-from verify.errors import InputError
+from verify.base import options
+from verify.base.errors import InputError
 from verify.numerics.curvature_balls import curvature_balls
 from verify.numerics.definite import positive_definite
 from verify.numerics.enclosures.curvature import MAX_DPS, correct_digits, enclose_curvature

@@ -30,8 +30,8 @@ import flint
 import numpy as np
 import scipy.linalg
 
-from verify import options
-from verify.errors import InputError
+from verify.base import options
+from verify.base.errors import InputError
 from verify.numerics.enclosures.exact import ExactMatrix
 from verify.numerics.enclosures.verified import VerifiedPencil, refine_extreme, rel_width
 from verify.numerics.rounding import ETA, U, centre_error, fro, matmul_error

@@ -11,7 +11,7 @@ from fractions import Fraction
 import flint
 import numpy as np
 
-from verify.errors import InputError
+from verify.base.errors import InputError
 from verify.numerics.precision import parse_number, symmetric_floats
 from verify.numerics.structure import isotropic
 

@@ -1,5 +1,5 @@
 """LaTeX displays that fit the page (broken at their top-level separators, measured by `width`), and names
-set in \\texttt: the typesetting helpers of verify.latex_claims and verify.latex_export."""
+set in \\texttt: the typesetting helpers of verify.document.latex_claims and verify.document.latex_export."""
 import re
 
 LINE_CHARACTERS = 64  # `width` units a display line holds (6.5 in at 11 pt: about 7 pt a unit)

@@ -1,7 +1,7 @@
 """Plots the CLI draws from reports (PNG, written atomically)."""
 import io
 
-from verify import atomic
+from verify.base import atomic
 
 
 def plot_decoupling(report, path):

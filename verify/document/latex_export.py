@@ -1,25 +1,25 @@
 """LaTeX export: `derivations.tex` (standalone), one snippet per derivation, the claims, and a claim
 file's claims, each claim with the verdict the decision gave it (`theorem2`, `assumption2`, `claims`, run
-here with the same settings; verify.latex_proofs reads their results, verify.latex_claims sets them).
+here with the same settings; verify.document.latex_proofs reads their results, verify.document.latex_claims sets them).
 The decision is seeded and its solvers work within resource limits, so the output is byte-identical on
 every run.
 
 The claims arrive as plain rows (`ClaimRow`): `claims_section(rows)` never looks at a claim record,
 and `registry_rows()` is the one adapter from today's claim registry to rows.  Prose goes through
-`verify.mathtext.prose`, formulas through `verify.mathtext`; every display is broken to fit the page.
+`verify.document.mathtext.prose`, formulas through `verify.document.mathtext`; every display is broken to fit the page.
 """
 import functools
 import re
 from pathlib import Path
 from typing import NamedTuple
 
-from verify import atomic
+from verify.base import atomic
 from verify.derivations.registry import DERIVATIONS
-from verify.errors import InputError
-from verify.latex_claims import ClaimRow, claims_section
-from verify.latex_display import display, texttt
-from verify.latex_proofs import n_text, verdict_rows
-from verify.mathtext import NotTypeset, prose, to_latex, unset_characters
+from verify.base.errors import InputError
+from verify.document.latex_claims import ClaimRow, claims_section
+from verify.document.latex_display import display, texttt
+from verify.document.latex_proofs import n_text, verdict_rows
+from verify.document.mathtext import NotTypeset, prose, to_latex, unset_characters
 
 
 class Decision(NamedTuple):
@@ -31,7 +31,7 @@ class Decision(NamedTuple):
 
     def checked(self):
         """The settings, each checked as the search checks it (InputError naming the value and the fix)."""
-        from verify import options
+        from verify.base import options
 
         return Decision(options.seed(self.seed), options.samples(self.samples), options.search_dps(self.dps))
 

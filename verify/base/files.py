@@ -4,7 +4,7 @@ number of bytes. Each refusal is one InputError naming the file and the fix."""
 import os
 import stat
 
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 
 def checked_path(path, what, parameter=None):
@@ -88,7 +88,7 @@ class FolderStore:
     def save(self, key, value):
         import hashlib
 
-        from verify.atomic import write_bytes
+        from verify.base.atomic import write_bytes
 
         folder = self._folder(key)
         os.makedirs(folder, exist_ok=True)

@@ -2,7 +2,7 @@
 `run_claims`): each ClaimResult becomes a VerdictRow — PROVED with its proof (the facts it cites, in the
 order a reader chains them, and the certificate the proof stored), REFUTED with its counterexample (or the
 facts that imply the claim fails everywhere), HOLDS or INCONCLUSIVE with what was searched.  Nothing here
-decides a claim again.  Rows only: verify.latex_export sets them.
+decides a claim again.  Rows only: verify.document.latex_export sets them.
 """
 import math
 from typing import NamedTuple

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from verify.claims.record import READING_TEXT
 from verify.numerics.precision import decimal
-from verify.versions import package_versions
+from verify.base.versions import package_versions
 
 VERDICT_STYLE = {"PROVED": "bold green", "CERTIFIED": "green", "HOLDS": "cyan", "REFUTED": "bold red", "INCONCLUSIVE": "yellow",
                  "INTERRUPTED": "magenta", "CONTRADICTION": "bold white on red"}
@@ -315,7 +315,7 @@ def assumption2_dimensions_table(report, console=None):
 
 
 def derivations_json(results):
-    from verify.mathtext import to_latex  # SymPy's printers: loaded only by the derivation commands
+    from verify.document.mathtext import to_latex  # SymPy's printers: loaded only by the derivation commands
 
     return {"command": "derive", "versions": package_versions(), "derivations": [
         {"id": d.id, "name": d.name, "hypotheses": list(d.hypotheses),
@@ -346,7 +346,7 @@ def _art(result, width):
     the other (never cut and wrapped)."""
     import sympy as sp
 
-    from verify.mathtext import to_unicode
+    from verify.document.mathtext import to_unicode
 
     art = to_unicode(result)
     if max(map(len, art.splitlines())) <= width or not isinstance(result, sp.Eq):

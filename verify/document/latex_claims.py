@@ -1,12 +1,12 @@
 """The claims as a LaTeX section: each claim's statement, formula, hypotheses and readings, then every
-verdict the decision gave it (verify.latex_proofs rows): PROVED with its proof, REFUTED with its
-counterexample, HOLDS or INCONCLUSIVE with what was searched.  Prose goes through `verify.mathtext.prose`."""
+verdict the decision gave it (verify.document.latex_proofs rows): PROVED with its proof, REFUTED with its
+counterexample, HOLDS or INCONCLUSIVE with what was searched.  Prose goes through `verify.document.mathtext.prose`."""
 from typing import NamedTuple
 
 from mpmath import mp
 
-from verify.latex_display import LINE_CHARACTERS, display, texttt, width
-from verify.mathtext import prose
+from verify.document.latex_display import LINE_CHARACTERS, display, texttt, width
+from verify.document.mathtext import prose
 
 
 class ClaimRow(NamedTuple):
@@ -135,7 +135,7 @@ def _algebra_lines(certificate, piece):
     from verify.claims.prover.algebraic_latex import algebra_latex
     from verify.claims.prover.pieces import Piece
     from verify.claims.prover.pieces import conjuncts
-    from verify.errors import InputError
+    from verify.base.errors import InputError
 
     n, (lo, hi) = piece.get("n"), certificate["domain"]["n"]
     tree = parse_claim(certificate["statement"], (lo, math.inf if hi is None else hi))
@@ -152,7 +152,7 @@ def _identity(piece, lines):
     nonnegative."""
     import math
 
-    from verify.latex_proofs import n_text
+    from verify.document.latex_proofs import n_text
 
     n = piece.get("n")
     n_range = (n, n) if isinstance(n, int) else (n[0], math.inf if n[1] is None else n[1])

@@ -3,12 +3,12 @@ and experiment names, assumption2's dimensions and plot), used by the
 library API and by the command line alike: each returns the value or raises InputError naming the parameter, the
 value and the fix (the CLI only adds its flag's spelling). The bounds on size and cost are stated here, once.
 A leaf module: it imports nothing of the package but its errors (and, to check a plot's folder, the leaf
-verify.atomic), so the command line starts fast."""
+verify.base.atomic), so the command line starts fast."""
 
 import os
 from urllib.parse import urlsplit
 
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 MIN_DPS = 30  # the least precision that can certify a margin
 CERTIFY_DPS = 50  # docs/spec.md §4: a counterexample is re-checked at ≥ 50 digits
@@ -172,7 +172,7 @@ def plot_file(value):
     """A file name for a plot, in a folder that exists and can be written (nothing is written here)."""
     from pathlib import Path
 
-    from verify.atomic import NAME_MAX, check_out_dir
+    from verify.base.atomic import NAME_MAX, check_out_dir
 
     text = path(value, "plot", "a file name ending in .png")
     target = Path(text)

@@ -2,8 +2,8 @@
 (bad values are one-line InputErrors that name the flag and the fix)."""
 import argparse
 
-from verify import options
-from verify.options import MAX_DPS, MIN_DPS
+from verify.base import options
+from verify.base.options import MAX_DPS, MIN_DPS
 DERIVATION_IDS = ("D1", "D2", "D3", "D4", "D5", "D6", "A2")  # verify.derivations.registry's, in its order (a test)
 
 FLAGS = {"plot": "--plot", "n": "--n", "N": "--N", "d": "--d", "steps": "--steps", "out": "--out", "claim": "--claim", "seed": "--seed",
@@ -13,14 +13,14 @@ FLAGS = {"plot": "--plot", "n": "--n", "N": "--N", "d": "--d", "steps": "--steps
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
-        from verify.errors import InputError
+        from verify.base.errors import InputError
 
         command = " ".join(self.prog.split()[1:])
         raise InputError(f"{message}; see `python -m verify {command + ' ' if command else ''}--help`")
 
 
 def _checked(check):
-    """An argparse type: the text as a whole number, then the library's own check (verify.options) of it."""
+    """An argparse type: the text as a whole number, then the library's own check (verify.base.options) of it."""
     return lambda text: options.from_text(text, check)
 
 

@@ -3,7 +3,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from verify.errors import InputError
+from verify.base.errors import InputError
 
 
 NAME_MAX = 255  # bytes in one file name on the usual file systems

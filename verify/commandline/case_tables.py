@@ -8,8 +8,8 @@ from rich.text import Text
 
 from verify.numerics.enclosures.balls import ball_json
 from verify.numerics.precision import arb_to_mpf, decimal
-from verify.render import VALUE_DIGITS, VERDICT_STYLE, number_text
-from verify.versions import package_versions
+from verify.commandline.tables import VALUE_DIGITS, VERDICT_STYLE, number_text
+from verify.base.versions import package_versions
 
 
 def case_json(report):

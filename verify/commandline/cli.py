@@ -1,5 +1,5 @@
-"""Command line: thin over the library API, verify.api (its grammar and option checks are verify.arguments and
-verify.options; it imports nothing from verify.claims or verify.numerics). Bad input: one stderr line, exit 2."""
+"""Command line: thin over the library API, verify.api (its grammar and option checks are verify.commandline.arguments and
+verify.base.options; it imports nothing from verify.claims or verify.numerics). Bad input: one stderr line, exit 2."""
 import json
 import os
 import sys
@@ -40,8 +40,8 @@ def _interrupted_at_exit(status, *_):
 
 
 def _run(argv):
-    from verify.arguments import FLAGS, build_parser
-    from verify.errors import InputError
+    from verify.commandline.arguments import FLAGS, build_parser
+    from verify.base.errors import InputError
 
     parser = build_parser()
     try:
@@ -89,7 +89,7 @@ def _print_report(report, args, title=None):
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
-        from verify.render import theorem2_table
+        from verify.commandline.tables import theorem2_table
 
         theorem2_table(report, title=title)
     for result in report.contradictions:  # a defect of the facts or a solver: loud, whatever else happened
@@ -109,7 +109,7 @@ def _theorem2_case(args):
 
     case = load_case(args.case)
     report = evaluate_case(case, args.dps, args.claim)
-    from verify.render_case import case_json, case_table
+    from verify.commandline.case_tables import case_json, case_table
 
     if args.json:
         print(json.dumps(case_json(report), indent=2))
@@ -123,7 +123,7 @@ def cmd_check(args):
 
     result = check_certificate(args.file, args.claims)
     if args.json:
-        from verify.versions import package_versions
+        from verify.base.versions import package_versions
 
         print(json.dumps({"command": "check", "file": args.file, "confirmed": result.confirmed, "reason": result.reason,
                           "bits": result.bits, "seed": None, "versions": package_versions()}))  # no randomness: no seed
@@ -137,7 +137,7 @@ def cmd_spectrum(args):
     from verify.api import j_spectrum, load_case
 
     report = j_spectrum(load_case(args.file, require_H=False), args.dps)
-    from verify.render_case import spectrum_json, spectrum_table
+    from verify.commandline.case_tables import spectrum_json, spectrum_table
 
     if args.json:
         print(json.dumps(spectrum_json(report), indent=2))
@@ -147,12 +147,12 @@ def cmd_spectrum(args):
 
 
 def cmd_assumption2(args):
-    from verify import options
+    from verify.base import options
     from verify.api import assumption2_dimensions, run_assumption2
 
     dimensions = options.dimensions(args.n, args.N, args.d)
     options.sweep_plot(args.plot, dimensions, args.claim)
-    from verify.render import assumption2_dimensions_table
+    from verify.commandline.tables import assumption2_dimensions_table
 
     if dimensions:
         report = assumption2_dimensions(args.n, args.N, args.d, args.seed)
@@ -164,14 +164,14 @@ def cmd_assumption2(args):
     with _LazyProgress("checking") as progress:
         report = run_assumption2(args.seed, args.samples, args.claim, progress, args.workers, args.scheduler)
     if args.plot and not report.interrupted:
-        from verify.plots import plot_decoupling
+        from verify.commandline.plots import plot_decoupling
 
         plot_decoupling(report, args.plot)
     return _print_report(report, args, title=f"Assumption 2 — seed {report.seed}, {report.scope}, {report.seconds:.1f} s")
 
 
 def cmd_derive(args):
-    from verify import options
+    from verify.base import options
     from verify.derivations.registry import DERIVATION_REGISTRY
     from verify.derivations.run import run_derivations
 
@@ -179,7 +179,7 @@ def cmd_derive(args):
     chosen = [DERIVATION_REGISTRY[i] for i in args.ids] if args.ids else list(DERIVATION_REGISTRY.values())
     with _LazyProgress("checking derivations") as progress:
         results = run_derivations(chosen, progress)
-    from verify.render import derivations_json, derivations_text
+    from verify.commandline.tables import derivations_json, derivations_text
 
     if args.json:
         print(json.dumps(derivations_json(results), indent=2))
@@ -190,7 +190,7 @@ def cmd_derive(args):
 
 
 def cmd_export_latex(args):
-    from verify.latex_export import Decision, default_out_dir, export
+    from verify.document.latex_export import Decision, default_out_dir, export
 
     out = args.out or default_out_dir(args.claims)
     paths = export(out, args.claims, decision=Decision(args.seed, args.samples, args.dps))
@@ -199,7 +199,7 @@ def cmd_export_latex(args):
 
 
 def cmd_experiments(args):
-    from verify import options
+    from verify.base import options
 
     options.transformer_alone(args.names, (("--optimizer", args.optimizer), ("--layers", args.layers),
                                            ("--heads", args.heads), ("--width", args.width),
@@ -218,7 +218,7 @@ def cmd_experiments(args):
         scale = replace(scale, **overrides)
         scale = replace(scale, d_over=max(scale.d_over, scale.n * scale.N + 8), d_under=max(2, min(scale.d_under, scale.n * scale.N // 3)))
     names = args.names or list(EXPERIMENTS)  # run_experiments checks them
-    from verify.atomic import check_out_dir
+    from verify.base.atomic import check_out_dir
 
     check_out_dir(args.out)
     with _LazyProgress("experiments") as bar:
