@@ -93,7 +93,9 @@ def _text_SearchEvidence(e, result):
 def _cases_line(e):
     rechecked = [f"{e.precise_rechecks} re-decided in mpmath"] if e.precise_rechecks else []
     rechecked += [f"{e.ball_decisions} by balls"] if e.ball_decisions else []
-    return f"{e.samples} random + {e.adversarial_examples} adversarial cases" + (f" ({', '.join(rechecked)})" if rechecked else "")
+    structured = f" + {e.structured_cases} structured" if getattr(e, "structured_cases", None) else ""
+    return f"{e.samples} random + {e.adversarial_examples} adversarial{structured} cases" + \
+        (f" ({', '.join(rechecked)})" if rechecked else "")
 
 
 def _worst_margin_line(e, verdict):
@@ -107,6 +109,8 @@ def _worst_margin_line(e, verdict):
 
 def _counterexample_line(e):
     c = e.counterexample
+    if "structured" in c.inputs:
+        return _structured_line(e, c)
     coefficients = ("logits", c.inputs["logits"]) if "logits" in c.inputs else ("z", c.inputs.get("z"))
     sides = (f"{number_text(c.lhs)} vs {number_text(c.rhs)}, margin {number_text(c.margin)}" if c.lhs is not None
              else f"margin {number_text(c.margin)}")
@@ -118,6 +122,19 @@ def _counterexample_line(e):
         f"to {SHOWN_DIGITS} digits; exact in the certificate"
     return (f"{how}: n = {c.n}, {coefficients[0]} {_vector_text(coefficients[1])}, H {_matrix_text(H)} "
             f"({how_shown}); {c.inequality} fails: {sides}{random}")
+
+
+def _structured_line(e, c):
+    """A structured counterexample by its structure: two-level z and H (verify.claims.cases.structured)."""
+    form = c.inputs["structured"]
+    n, top, ratio = form["n"], form["top"], form["ratio"]
+    z = "uniform z" if ratio == "1" or top == n else f"z two-level: {top} token(s) at {ratio}× the other {n - top}"
+    (kind, (first, second)), = form["H"].items()
+    H = (f"H = {first}·I" + (f" + {second}·11ᵀ" if second != "0" else "")) if kind == "isotropic" else \
+        f"H diagonal: {first} on the top, {second} below"
+    sides = (f"{number_text(c.lhs)} vs {number_text(c.rhs)}, margin {number_text(c.margin)}" if c.lhs is not None
+             else f"margin {number_text(c.margin)}")
+    return f"structured counterexample: n = {n}, {z}, {H} (exact in the certificate); {c.inequality} fails: {sides}"
 
 
 LISTED = 6  # a counterexample's vectors and matrices up to this size are shown whole in a table

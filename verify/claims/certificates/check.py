@@ -10,7 +10,9 @@ from verify.claims.certificates import counterexample
 from verify.claims.certificates import format as certificate_format
 from verify.claims.certificates.format import checked_dps
 from verify.claims.cases.case import parse_case, read_json
-from verify.claims.certificates.stored_claim import MAX_CHECK_N, certified_claim, in_domain, reject_claims_file
+from verify.claims.cases.structured import StructuredCase, is_structured, parse_structured
+from verify.claims.certificates.stored_claim import (MAX_CHECK_N, certified_claim, in_domain, reject_claims_file,
+                                                    structured_in_domain)
 from verify.claims.verdicts.results import CheckResult
 from verify.base.errors import InputError
 
@@ -18,7 +20,7 @@ from verify.base.errors import InputError
 def counterexample_body(job, case, dps):
     """A formula claim's counterexample certificate (a dict), or None when the balls do not show it fails (or the
     case has more tokens than `check` takes: such a failure stays uncertified)."""
-    if case.n > MAX_CHECK_N:
+    if case.n > MAX_CHECK_N and not isinstance(case, StructuredCase):
         return None
     found = counterexample.certify(job.tree, case, dps)
     if found is None:
@@ -66,8 +68,12 @@ def check_body(data, where="certificate", claims_file=None):
         return proof.check_proof_certificate(data, where, claims_file)
     claim = certified_claim(data, where, claims_file)
     dps = checked_dps(data.get("dps"), where)
-    case = parse_case(data["inputs"], where=f"{where} inputs")
-    in_domain(case, claim, where)
+    if is_structured(data["inputs"]):  # a structured case: rebuilt exactly from its structure, at any n up to 10⁶
+        case = parse_structured(data["inputs"], f"{where} inputs")
+        structured_in_domain(case, claim, where)
+    else:
+        case = parse_case(data["inputs"], where=f"{where} inputs")
+        in_domain(case, claim, where)
     if not isinstance(data["binding"], dict) or set(data["binding"]) != {"comparison", "lhs", "rhs"} or \
             not all(isinstance(v, str) for v in data["binding"].values()) or not isinstance(data["margin"], str):
         raise InputError(f"{where} binding must be {{\"comparison\", \"lhs\", \"rhs\"}} strings and margin a string")

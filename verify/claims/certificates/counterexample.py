@@ -9,6 +9,7 @@ same from the inputs alone and compares with what was recorded.
 import flint
 import mpmath as mp
 
+from verify.claims.cases.structured import StructuredCase
 from verify.claims.certificates.format import side_matches, side_text
 from verify.claims.language.balls import UNDEFINED, Balls
 from verify.claims.language.evaluate import decide, value
@@ -25,9 +26,12 @@ FULL_PRECISION_N = 8  # up to this n the precision may rise to MAX_BITS; beyond,
 
 
 def ball_outcome(tree, case, bits):
-    """The claim's Outcome at the case with balls of `bits` precision."""
+    """The claim's Outcome at the case with balls of `bits` precision (a structured case: its exact quantities)."""
     with flint.ctx.workprec(bits):
-        point = ball_point(case, ball_spectrum(case, needs_of(names(tree))), bits)
+        if isinstance(case, StructuredCase):
+            point = case.point(bits)
+        else:
+            point = ball_point(case, ball_spectrum(case, needs_of(names(tree))), bits)
         return decide(tree, point, Balls()), point
 
 
@@ -36,10 +40,14 @@ def decide_rigorously(tree, case, dps, max_bits=None):
     precision would pass `max_bits` (default: `bits_limit` of the case's n, so a claim the balls never decide
     costs seconds, not hours); where the balls first leave the claim tight (finite sides that agree), an exact
     case is decided by exact arithmetic (verify.claims.exact: a tie)."""
-    from verify.claims.exact import exact_outcome
+    from verify.claims.cases.structured import exact_outcome as structured_exact
+    from verify.claims.exact import exact_outcome as case_exact
 
+    structured = isinstance(case, StructuredCase)
+    exact_outcome = structured_exact if structured else case_exact
     bits = bits_for(dps)
-    max_bits = bits_limit(case.n, bits) if max_bits is None else max_bits
+    limit = MAX_BITS if structured else bits_limit(case.n, bits)  # a structured case costs the same at any n
+    max_bits = limit if max_bits is None else max_bits
     while True:
         outcome, point = ball_outcome(tree, case, bits)
         if outcome.decided or bits * 2 > max_bits:

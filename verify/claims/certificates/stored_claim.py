@@ -89,3 +89,14 @@ def in_family(H, family):
     if family == "isotropic":
         return all(H[i][j] == (H[0][0] if i == j else H[0][1]) for i in range(n) for j in range(n))
     return family in FAMILIES
+
+
+def structured_in_domain(case, claim, where):
+    """InputError unless a structured case lies in the claim's domain: its n range and its family of H."""
+    lo, hi = claim.n_range
+    if not lo <= case.n <= hi:
+        raise InputError(f"{where} inputs have n = {case.n}, outside the claim's n range {claim.domain()['n']}; "
+                         "a counterexample must lie in the claim's domain")
+    if not case.in_family(claim.hessian):
+        raise InputError(f"{where} inputs' H is not in the claim's family {claim.hessian!r}; a counterexample must "
+                         "lie in the claim's domain")

@@ -13,7 +13,9 @@ import time
 
 from verify.claims.certificates import check as certificates
 from verify.claims.certificates.files import write, write_confirmed
-from verify.claims.search.engine import CANDIDATES, Decider, collect, first_certified, search_outcome, single_tasks
+from verify.claims.cases.structured import StructuredCase
+from verify.claims.search.engine import (CANDIDATES, Decider, collect, first_certified, run_structured, search_outcome,
+                                         single_tasks)
 from verify.claims.certificates.stored_claim import MAX_CHECK_N
 from verify.claims.executors import run_tasks
 from verify.claims.language.outcome import FAILS
@@ -52,7 +54,22 @@ def prove_job(job, dps):
                 tried += 1
                 if decider.decide(job, case).status == FAILS:
                     failing.append(case)
+    model_ns = tuple(sorted({n for n in map(model_n, proof.hints) if n is not None}))
+    if model_ns and not failing:  # the structured cases at the models' n, at any n up to 10⁶
+        found, decided = run_structured(job, dps, model_ns, only=model_ns)
+        failing += list(found)
+        tried += decided
     return proof, tuple(failing), tried, algebras
+
+
+def model_n(values):
+    """The token count a model of the facts and the negated claim names (an integer ≥ 2), or None."""
+    n = values.get("n")
+    try:
+        n = round(float(n))
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return n if 2 <= n else None
 
 
 def formula_result(job, index, collected, dps, samples, out_dir):
@@ -64,14 +81,20 @@ def formula_result(job, index, collected, dps, samples, out_dir):
     evidence = evidence.with_(**(collected.other.get(f"{job.label}: symbolic") or {}))
     if proof is not None:
         evidence = evidence.with_(proof=proof_evidence(job, proof, tried, algebras))
+    structured_found, structured_decided = collected.other.get(f"{job.label}: structured") or ((), 0)
+    structured = tuple(dict.fromkeys(sorted([c for c in hinted if isinstance(c, StructuredCase)] + list(structured_found),
+                                            key=lambda c: c.n)))[:CANDIDATES]
+    hinted = tuple(c for c in hinted if not isinstance(c, StructuredCase))
+    if structured_decided:
+        evidence = evidence.with_(structured_cases=structured_decided)
     found_anywhere = tuple(hinted) + tuple(c for c in candidates if c not in hinted)
-    candidates = simplest_first(job, tuple(c for c in found_anywhere if c.n <= MAX_CHECK_N), dps)
+    candidates = simplest_first(job, tuple(c for c in found_anywhere if c.n <= MAX_CHECK_N), dps) + structured
     if found_anywhere and not candidates and (proof is None or proof.status != "proved"):
         return result(job, verdict_of("fails", certified=False), evidence.with_(
             note=f"the search found a failure at n = {min(c.n for c in found_anywhere)}, beyond the {MAX_CHECK_N} "
                  "tokens a certificate may have (check's bound): it is not certified, nor simplified"))
     if candidates:
-        found = first_certified(candidates[:2 * CANDIDATES], lambda case: refute(job, case, max(dps, CERTIFY_DPS),
+        found = first_certified(candidates[:3 * CANDIDATES], lambda case: refute(job, case, max(dps, CERTIFY_DPS),
                                                                                   evidence, out_dir))
         if found.verdict == "REFUTED" and proof is not None and proof.status == "proved":
             return _contradiction(found)

@@ -63,6 +63,7 @@ class SearchEvidence(Evidence):
     counterexample: object = None
     note: object = None
     certificate_check: object = None
+    structured_cases: object = None  # structured cases decided (verify.claims.cases.structured), at n up to 10⁶
 
 
 @dataclass(frozen=True)

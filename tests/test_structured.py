@@ -1,0 +1,115 @@
+"""Structured cases (issue 40): closed-form spectra of two-level z with isotropic or two-level diagonal H, decided
+at any n up to 10⁶, and certificates that describe such a case by its structure."""
+import json
+import math
+from fractions import Fraction
+
+import pytest
+
+from verify.base.errors import InputError
+from verify.claims.cases.case import Case
+from verify.claims.cases.structured import (StructuredCase, parse_structured, structured_cases, structured_outcome,
+                                            token_counts)
+from verify.claims.certificates.check import check_body
+from verify.claims.claimfile import claim_from_fields
+from verify.claims.language.outcome import FAILS, HOLDS
+from verify.claims.language.parser import parse_claim
+from verify.claims.language.values import mp_spectrum
+from verify.claims.verdicts.decide import run_claims
+from verify.numerics.precision import Log
+from verify.numerics.twolevel import spectrum, two_level_z
+
+SHAPES = [(5, 2, Fraction(3), ("diagonal", 2, Fraction(1, 3))), (6, 1, Fraction(7), ("isotropic", Fraction(3, 2), Fraction(-1, 8))),
+          (4, 3, Fraction(5, 2), ("diagonal", 1, 7)), (5, 5, Fraction(1), ("isotropic", 2, 1)),
+          (3, 2, Fraction(9), ("isotropic", 1, 0)), (7, 1, Fraction(1000), ("diagonal", 1000, 1))]
+
+
+def _dense(n, m, ratio, hessian):
+    """The same example as an ordinary case: exact z and the n × n H."""
+    a, b = two_level_z(n, m, ratio)
+    kind, first, second = hessian
+    if kind == "isotropic":
+        H = [[Fraction(first) * (i == j) + Fraction(second) for j in range(n)] for i in range(n)]
+    else:
+        H = [[(Fraction(first) if i < m else Fraction(second)) * (i == j) for j in range(n)] for i in range(n)]
+    return Case(tuple(Log(v) for v in [a] * m + [b] * (n - m)), tuple(map(tuple, H)), given="z")
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_the_closed_form_is_the_dense_spectrum(shape):
+    exact = spectrum(*shape)
+    dense = mp_spectrum(_dense(*shape), 30, frozenset({"curvature", "j", "lam"}))
+    n = shape[0]
+    for k in range(n - 1):
+        assert float(exact.j[k]) == pytest.approx(float(dense.j[k]), rel=1e-20)
+        assert float(exact.lam[k]) == pytest.approx(float(dense.lam[k]), rel=1e-20)
+    for k in range(n):
+        assert float(exact.z[k]) == pytest.approx(float(dense.z_desc[k]), rel=1e-20)
+    pairs = [(exact.L_T, dense.L_T), (exact.mu_T, dense.mu_T), (exact.L, dense.L_amb), (exact.mu, dense.mu_amb),
+             (exact.kappa, dense.kappa), (exact.R, dense.R)]
+    for mine, theirs in pairs:
+        assert float(mine) == pytest.approx(float(theirs), rel=1e-20)
+
+
+def test_a_million_tokens_cost_nothing_and_are_exact():
+    s = spectrum(10**6, 1, Fraction(2), ("isotropic", 1, 0))
+    a, b = two_level_z(10**6, 1, Fraction(2))
+    assert len(s.z) == 10**6 and s.z[0] == a and s.z[-1] == b and a == 2 * b
+    assert sum(v * c for v, c in s.z.runs) == 1
+    assert sum(v * c for v, c in s.j.runs) == 1 - sum(v * v * c for v, c in s.z.runs)  # the trace of J
+
+
+def test_the_search_reaches_large_n_and_the_model_counts():
+    counts = token_counts((2, math.inf), extra=(4321,))
+    assert {2, 3, 4, 200, 201, 1000, 1001, 10**6, 4320, 4321, 4322} <= set(counts)
+    assert token_counts((2, 60)) [-1] == 60
+    assert all(c.in_family("isotropic") for c in structured_cases((2, 9), "isotropic"))
+    assert all(c.in_family("diagonal") for c in structured_cases((2, 9), "diagonal"))
+
+
+def test_a_true_claim_holds_at_every_structured_case():
+    tree = parse_claim("lambda_min <= mu_T * z_max**2 and j_min <= z_max", (2, math.inf))
+    assert all(structured_outcome(tree, c).status == HOLDS for c in structured_cases((2, math.inf), "spd"))
+
+
+def test_an_exact_tie_is_decided_exactly():
+    at_60 = StructuredCase(60, 60, Fraction(1), ("isotropic", Fraction(1), Fraction(0)))
+    assert structured_outcome(parse_claim("60 * z_max > 1", (2, 60)), at_60).status == FAILS
+    assert structured_outcome(parse_claim("60 * z_max >= 1", (2, 60)), at_60).status == HOLDS
+
+
+def _claims(*specs):
+    return [claim_from_fields({"id": i, "holds": text, "n": list(n)}, "test") for i, text, n in specs]
+
+
+def test_failures_only_at_large_n_are_refuted_with_certificates_check_confirms(tmp_path):
+    claims = _claims(("issue.a", "60 * z_max > 1", (2, 60)), ("issue.b", "(n - 1) * j_min <= 29/30", (2, math.inf)),
+                     ("late", "z_max >= 1/1000", (2, math.inf)))
+    report = run_claims(claims, samples=40, out_dir=tmp_path)
+    by_id = {r.id: r for r in report.claims}
+    assert {r.verdict for r in report.claims} == {"REFUTED"}
+    assert by_id["issue.a"].evidence.counterexample.n == 60
+    assert by_id["issue.b"].evidence.counterexample.n >= 31
+    assert by_id["late"].evidence.counterexample.n >= 1001
+    body = by_id["late"].certificate_body
+    assert check_body(body).confirmed
+    for edit in ({"n": 999}, {"ratio": "1/0"}, {"top": 0}, {"H": {"isotropic": ["1", "-1"]}}):
+        edited = json.loads(json.dumps(body))
+        edited["inputs"]["structured"].update(edit)
+        with pytest.raises(InputError):
+            check_body(edited)
+    within = json.loads(json.dumps(body))
+    within["inputs"]["structured"].update(n=900, top=min(900, within["inputs"]["structured"]["top"]))
+    # a case where the claim holds: not confirmed
+    assert not check_body(within).confirmed
+
+
+def test_structured_inputs_are_validated():
+    good = {"structured": {"n": 5, "top": 2, "ratio": "3/2", "H": {"diagonal": ["1", "2"]}}}
+    assert parse_structured(good, "here") == StructuredCase(5, 2, Fraction(3, 2), ("diagonal", Fraction(1), Fraction(2)))
+    for bad in ({"n": 10**7}, {"ratio": "1/2"}, {"ratio": "2.5"}, {"ratio": "1" * 70}, {"H": {"diagonal": ["1", "0"]}},
+                {"H": {"dense": ["1", "2"]}}, {"top": True}):
+        data = json.loads(json.dumps(good))
+        data["structured"].update(bad)
+        with pytest.raises(InputError):
+            parse_structured(data, "here")
