@@ -31,7 +31,9 @@ PLAIN = ["z_max", "z_min", "j_max", "j_min", "lambda_max", "lambda_min", "kappa"
 ITEMS = ["z(1)", "z(2)", "z(n)", "z(n-1)", "j(1)", "lambda(1)", "lambda(n-1)"]
 CONSTANTS = ["0", "1", "2", "-1", "0.5", "0.25", "3", "(2 - 2)", "(1 - 1)", "(1/3)", "pi", "e", "1e-3", "0.0"]
 EXPONENTS = ["0", "(1 - 1)", "1", "2", "(2/1)", "-1", "(0 - 1)", "(-1/2)", "(1/2)", "0.5", "(3/2)", "-2", "(1/3)", "3",
-             "(0 - 2)", "(4/2)", "(-3/2)"]
+             "(0 - 2)", "(4/2)", "(-3/2)",
+             # beyond the expansion (verify.claims.prover.beyond): large integers, odd and even, and fine rationals
+             "10**10", "(10**10 + 1)", "(-10**10)", "(1/1000)", "(-1/1000)", "(10**10/3)", "17", "(0 - 17)"]
 VALUES = [Fraction(0), Fraction(1), Fraction(-1), Fraction(1, 2), Fraction(1, 4), Fraction(2), Fraction(-1, 2),
           Fraction(3817, 10000), Fraction(1, 3), Fraction(3)]
 
@@ -61,7 +63,12 @@ def claims():
     body = st.tuples(indexed, op, st.one_of(expressions(), indexed)).map(lambda c: " ".join(c))
     forall = st.tuples(body, st.sampled_from(["", " and ", " or "]), body).map(
         lambda c: f"forall k in 1..n-1: {c[0]}" + (f"{c[1]}{c[2]}" if c[1] else ""))
-    logic = st.recursive(st.one_of(comparison, comparison, chain), lambda inner: st.one_of(
+    log_term = st.tuples(st.sampled_from(["", "2 * ", "-1 * ", "(1/2) * ", "3 * "]), expressions()).map(
+        lambda p: f"{p[0]}log({p[1]})")
+    log_side = st.lists(st.tuples(st.sampled_from([" + ", " - "]), log_term), min_size=1, max_size=3).map(
+        lambda terms: "0" + "".join(sign + term for sign, term in terms))
+    log_sums = st.tuples(log_side, op, log_side).map(lambda c: " ".join(c))  # stated as products (beyond.as_products)
+    logic = st.recursive(st.one_of(comparison, comparison, chain, log_sums), lambda inner: st.one_of(
         st.tuples(inner, st.sampled_from(["and", "or"]), inner).map(lambda c: f"({c[0]}) {c[1]} ({c[2]})"),
         inner.map(lambda c: f"not ({c})")), max_leaves=3)
     return st.one_of(logic, logic, logic, forall)  # forall stands only at the top of a claim
@@ -168,11 +175,30 @@ SIDES = ["z(k)", "z(k+1)", "j(k)", "lambda(k)", "z_max", "z_min", "j_max", "j_mi
 FACTORS = ["", "2 * ", "0.5 * ", "(1 - 1) * ", "1.000001 * ", "n * "]
 
 
+REFLECTED = {"z(k)": "z(n-k)", "z(k+1)": "z(n-k+1)", "j(k)": "j(n-k)", "lambda(k)": "lambda(n-k)"}
+
+
+def _reflected(side):
+    """A side with every k + c index read as n − k + c (the prover reads it by reflection, pieces.oriented)."""
+    for plain, mirrored in REFLECTED.items():
+        side = side.replace(plain, mirrored.upper())
+    return side.replace("Z(", "z(").replace("J(", "j(").replace("LAMBDA(", "lambda(").replace("N-K", "n-k")
+
+
 def forall_claims():
-    """Claims for every k, near the facts (so that many are proved): the prover's every-n encoding under test."""
+    """Claims for every k, near the facts (so that many are proved): the prover's every-n encoding under test,
+    indexed by k + c or, reflected, by n − k + c."""
     side = st.tuples(st.sampled_from(FACTORS), st.sampled_from(SIDES)).map(lambda p: p[0] + p[1])
     body = st.tuples(side, st.sampled_from(["<", "<=", ">", ">=", "=="]), side).map(lambda c: " ".join(c))
-    return st.tuples(st.sampled_from(["1..n-1", "2..n-1", "1..n-2"]), body).map(lambda c: f"forall k in {c[0]}: {c[1]}")
+    plain = st.tuples(st.sampled_from(["1..n-1", "2..n-1", "1..n-2"]), body).map(lambda c: f"forall k in {c[0]}: {c[1]}")
+    mirrored = st.tuples(st.sampled_from(["1..n-1", "2..n-1", "1..n-2"]), body).map(
+        lambda c: f"forall k in {_mirror_range(c[0])}: {_reflected(c[1])}")
+    return st.one_of(plain, mirrored)
+
+
+def _mirror_range(text):
+    """The range of k' = n − k for k in the given range, so the reflected body reads the same indices."""
+    return {"1..n-1": "1..n-1", "2..n-1": "1..n-2", "1..n-2": "2..n-1"}[text]
 
 
 def real_cases():
@@ -187,7 +213,19 @@ def real_cases():
         identity = [[int(i == j) for j in range(n)] for i in range(n)]
         ones_plus_diagonal = [[1 + 3 * (i + 1) * int(i == j) for j in range(n)] for i in range(n)]  # 11ᵀ + diag: SPD
         out += [Case.from_arrays(row, identity), Case.from_arrays(row, ones_plus_diagonal)]
-    return out
+    return out + structured_real_cases()
+
+
+def structured_real_cases():
+    """Structured cases (verify.claims.cases.structured) at small n and far beyond the dense ones: uniform and
+    two-level z, isotropic and two-level diagonal H."""
+    from verify.claims.cases.structured import StructuredCase
+
+    one = Fraction(1)
+    shapes = [(3, 1, Fraction(5), ("diagonal", one, Fraction(9))), (7, 3, Fraction(2), ("isotropic", one, Fraction(-1, 14))),
+              (200, 200, one, ("isotropic", one, Fraction(0))), (201, 1, Fraction(1000), ("diagonal", Fraction(1000), one)),
+              (1001, 500, Fraction(3, 2), ("isotropic", Fraction(2), one))]
+    return [StructuredCase(*shape) for shape in shapes]
 
 
 def prover_disagreements(text, n_range, cases):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from verify.claims.language.quantities import INDEXED, canonical
 from verify.claims.language.syntax import And, ForAll, Index, Item, walk
-from verify.claims.language.text import index_text
+from verify.claims.language.text import index_text, instantiate
 
 
 class NotEncodable(Exception):
@@ -40,7 +40,7 @@ def pieces(tree, n_range):
     every k is a finite conjunction at each small n, and on the generic piece a statement about one
     symbolic k (see `Encoder.formula`)."""
     lo, hi = n_range
-    threshold = generic_threshold(tree)
+    threshold = generic_threshold(oriented(tree))
     out = [Piece(n=n) for n in range(lo, int(min(hi, threshold - 1)) + 1)]
     if hi >= threshold:
         out.append(Piece(lo=max(lo, threshold), hi=hi))
@@ -130,8 +130,26 @@ def variable(series, key):
     return f"{prefix}_{stem}" + ("" if const == 0 else f"_m{-const}" if const < 0 else f"_p{const}")
 
 
+def oriented(tree):
+    """A claim for every k whose body reads its series only at n − k + c, read at k' = n − k instead: the same
+    statement (at each n, the same instances), now indexed by k' + c as the generic piece's encoding needs
+    (forall k in A..B: z(n − k) is forall k in n − B..n − A: z(k)). Any other tree is returned as it is."""
+    if not isinstance(tree, ForAll):
+        return tree
+    moving = [node.index for node in walk(tree.part) if isinstance(node, Item) and node.index.k_coeff]
+    if not moving or any(index.k_coeff != -1 or index.n_coeff != 1 for index in moving):
+        return tree
+    if any(bound.n_coeff not in (0, 1) for bound in (tree.lo, tree.hi)):
+        return tree
+    lo = Index(-tree.hi.const, 1 - tree.hi.n_coeff)
+    hi = Index(-tree.lo.const, 1 - tree.lo.n_coeff)
+    return ForAll(lo, hi, instantiate(tree.part, Index(0, 1, -1)))
+
+
 def conjuncts(tree):
-    """The parts of a claim joined by `and` (a chain a <= b <= c included): each is proved on its own."""
+    """The parts of a claim joined by `and` (a chain a <= b <= c included): each is proved on its own; a claim
+    for every k indexed by n − k is read by its reflection (`oriented`)."""
+    tree = oriented(tree)
     if isinstance(tree, And):
         return [part for p in tree.parts for part in conjuncts(p)]
     return [tree]

@@ -17,10 +17,12 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from verify.claims.prover import beyond
 from verify.claims.language.semantics import NONNEG, NONZERO, POSITIVE, interpret
 from verify.claims.language.syntax import And, Compare, ForAll, Index, IndexValue, Item, Not, Or
 from verify.claims.language.text import instantiate
-from verify.claims.prover.pieces import NotEncodable, index_at, index_node, k_extremes, symbolic, valid, variable
+from verify.claims.prover.pieces import (NotEncodable, index_at, index_node, k_extremes, oriented, symbolic, valid,
+                                         variable)
 
 MAX_POWER = 16  # x**k is expanded into k products up to this |k|
 MAX_EXPONENT = 1000  # numbers up to 10^±1000 are encoded exactly
@@ -45,11 +47,15 @@ class Encoder:
         self.defined = []  # conditions under which the current formula is defined
         self.quotients = {}  # (top, bottom) -> its fresh unknown
         self.fresh = 0
+        self.powers = {}  # exponent -> [(base, power)] of the powers beyond the expansion (verify.claims.prover.beyond)
         self.k_range = self.k_guard = None  # a claim for every k on the generic piece: its range, as keys and formula
 
     # ------------------------------------------------ formulas
     def formula(self, node):
         if isinstance(node, Compare):
+            products = beyond.as_products(node, MAX_POWER)
+            if products is not None:  # sums of logs: the equivalent comparison of products (where defined)
+                return self.products(node.op, *products)
             return f"({RELATIONS[node.op]} {self.term(node.left)} {self.term(node.right)})"
         if isinstance(node, Not):
             return f"(not {self.formula(node.part)})"
@@ -63,6 +69,19 @@ class Encoder:
         if isinstance(node, ForAll):
             return self.every_k(node)
         raise NotEncodable(f"{type(node).__name__} is not a formula")
+
+    def products(self, op, exponents, arguments):
+        """∏ x^e over e > 0 OP ∏ x^−e over e < 0 (see beyond.as_products): every log's argument is defined and
+        positive (log's own condition, as the fold asks of each log it meets), and log itself is not needed."""
+        terms = {}
+        for argument in arguments:
+            terms[argument] = self.term(argument)
+            self.require(POSITIVE, terms[argument])
+        sides = ([], [])
+        for argument, e in exponents.items():
+            sides[e < 0].extend([terms[argument]] * abs(e))
+        left, right = (f"(* {' '.join(s)})" if len(s) > 1 else (s[0] if s else "1.0") for s in sides)
+        return f"({RELATIONS[op]} {left} {right})"
 
     def every_k(self, node):
         """A claim for every k on the generic piece: its body at one symbolic k (an unknown, treated as real:
@@ -95,11 +114,21 @@ class Encoder:
         if isinstance(node, Item):
             return self.item(node)
         if isinstance(node, IndexValue):
-            return self.integer(index_at(node.index, self.piece))
+            return self.index_value(node.index)
         if node.id == "n":
             return self.integer((1, 0)) if self.piece.n is None else literal(Fraction(self.piece.n))
         self.declare(node.id)
         return node.id
+
+    def index_value(self, index):
+        """The value of an integer expression const + a·n + b·k (k: the claim's symbolic k on the generic piece)."""
+        if self.piece.n is not None or not index.k_coeff:
+            return self.integer(index_at(index, self.piece))
+        if self.k_range is None:
+            raise NotEncodable("k outside a claim for every k")
+        self.declare("n")
+        terms = [f"(* {literal(Fraction(c))} {v})" for c, v in ((index.n_coeff, "n"), (index.k_coeff, "k")) if c]
+        return f"(+ {literal(Fraction(index.const))} {' '.join(terms)})"
 
     def integer(self, key):
         if isinstance(key, int):
@@ -163,7 +192,7 @@ class Encoder:
     def power(self, base, p, guard):
         """base ** p for an exact rational p: a product for an integer (its reciprocal for p < 0), else a root."""
         if abs(p.numerator) > MAX_POWER or p.denominator > 4:
-            raise NotEncodable(f"the power {p} is beyond the encoding (|numerator| ≤ {MAX_POWER}, denominator ≤ 4)")
+            return beyond.power(self, base, p, guard)
         if p.denominator == 1:
             k = int(p)
             if k == 0:
@@ -232,7 +261,7 @@ class Encoder:
                     guard = strict.format(a=a, b=b)
                     out.append(f"(=> (and {guard}(< {a} {b})) (< ({name}_ {a}) ({name}_ {b})))")
                     out.append(f"(=> (and {guard}(< {b} {a})) (< ({name}_ {b}) ({name}_ {a})))")
-        return out
+        return out + beyond.log_axioms(self.functions.get("log", []))
 
 
 def literal(value):
@@ -315,7 +344,7 @@ def build_query(tree, piece, facts, negate=True):
     """The query of one piece: the facts (in library order, each instance named `<fact id>.i<k>`), the
     definitions of fresh unknowns, and the claim (negated: unsat proves it; not negated: unsat disproves it)."""
     encoder = Encoder(piece)
-    claim = encoder.formula(tree)
+    claim = encoder.formula(oriented(tree))
     defined, encoder.defined = list(encoder.defined), []
     asserted, names = [], {}
     plain = [f for f in facts if not f.order and not isinstance(f.tree, ForAll)]
