@@ -113,3 +113,18 @@ def test_structured_inputs_are_validated():
         data["structured"].update(bad)
         with pytest.raises(InputError):
             parse_structured(data, "here")
+
+
+def test_the_models_n_is_where_structured_cases_are_tried(monkeypatch):
+    """Where the prover says the facts allow a counterexample, the structured cases at its model's n are decided."""
+    from verify.claims.jobs import Job
+    from verify.claims.prover import prove as prover
+    from verify.claims.verdicts.decide import model_n, prove_job
+
+    assert model_n({"n": Fraction(8643, 2)}) == 4322 and model_n({"n": "x"}) is None and model_n({}) is None
+    model = prover.Proof("not proved", reason=prover.FACTS_ALLOW, hints=({"n": 4321, "z_1": Fraction(1, 5000)},))
+    monkeypatch.setattr(prover, "prove_with_identities", lambda *args: (model, ((), 0.0)))
+    job = Job(_claims(("late", "z_max >= 1/4000", (2, math.inf)))[0])
+    _, failing, tried, _ = prove_job(job, 30)
+    structured = [c for c in failing if isinstance(c, StructuredCase)]
+    assert structured and {c.n for c in structured} <= {4320, 4321, 4322} and tried > 0
