@@ -21,14 +21,14 @@ from fractions import Fraction
 
 import mpmath as mp
 
+from verify.claims.prover.pieces import NotEncodable, literal
+
 MAX_DIGITS = 1000  # an exponent's numerator and denominator have at most this many digits
 LOG_TRIPLES = 200  # log's product rule is stated for at most this many triples of arguments
 
 
 def power(encoder, base, p, guard):
     """The SMT term of base ** p for a rational p beyond the expansion, its definitions added to the encoder."""
-    from verify.claims.prover.pieces import NotEncodable
-
     if len(str(abs(p.numerator))) > MAX_DIGITS or len(str(p.denominator)) > MAX_DIGITS:
         raise NotEncodable(f"the exponent {p} has more than {MAX_DIGITS} digits")
     if p.denominator != 1:
@@ -45,8 +45,6 @@ def power(encoder, base, p, guard):
 
 def _nonnegative_power(encoder, x, r, guard):
     """y = x^r for x ≥ 0 as a fresh unknown with the true statements of the module docstring."""
-    from verify.claims.prover.smt import literal
-
     y = encoder.fresh_name("pow")
     rr, one = literal(r), "1.0"
     facts = [f"(>= {y} 0.0)", f"(=> (> {x} 0.0) (> {y} 0.0))", f"(=> (= {x} {one}) (= {y} {one}))"]
@@ -95,7 +93,7 @@ def log_axioms(args):
         value = literal_value(a)
         if value is not None and value > 0:
             low, high = log_bounds(value)
-            out.append(f"(and (< {_literal(low)} (log_ {a})) (< (log_ {a}) {_literal(high)}))")
+            out.append(f"(and (< {literal(low)} (log_ {a})) (< (log_ {a}) {literal(high)}))")
     return out
 
 
@@ -105,12 +103,6 @@ def log_bounds(value):
     with mp.workdps(60):
         estimate = mp.log(mp.mpf(value.numerator) / value.denominator) * scale
         return Fraction(int(mp.floor(estimate)) - 1, scale), Fraction(int(mp.ceil(estimate)) + 1, scale)
-
-
-def _literal(value):
-    from verify.claims.prover.smt import literal
-
-    return literal(value)
 
 
 def literal_value(term):

@@ -7,6 +7,7 @@ lexicographically), and a claim's symbolic k + c is the key ("k", c).
 """
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 from verify.claims.language.quantities import INDEXED, canonical
 from verify.claims.language.syntax import And, ForAll, Index, Item, walk
@@ -144,6 +145,15 @@ def oriented(tree):
     lo = Index(-tree.hi.const, 1 - tree.hi.n_coeff)
     hi = Index(-tree.lo.const, 1 - tree.lo.n_coeff)
     return ForAll(lo, hi, instantiate(tree.part, Index(0, 1, -1)))
+
+
+def literal(value):
+    """An exact rational as an SMT-LIB real literal."""
+    value = Fraction(value)
+    magnitude = abs(value)
+    body = f"{magnitude.numerator}.0" if magnitude.denominator == 1 else \
+        f"(/ {magnitude.numerator}.0 {magnitude.denominator}.0)"
+    return f"(- {body})" if value < 0 else body
 
 
 def conjuncts(tree):

@@ -21,8 +21,8 @@ from verify.claims.prover import beyond
 from verify.claims.language.semantics import NONNEG, NONZERO, POSITIVE, interpret
 from verify.claims.language.syntax import And, Compare, ForAll, Index, IndexValue, Item, Not, Or
 from verify.claims.language.text import instantiate
-from verify.claims.prover.pieces import (NotEncodable, index_at, index_node, k_extremes, oriented, symbolic, valid,
-                                         variable)
+from verify.claims.prover.pieces import (NotEncodable, index_at, index_node, k_extremes, literal, oriented, symbolic,
+                                         valid, variable)
 
 MAX_POWER = 16  # x**k is expanded into k products up to this |k|
 MAX_EXPONENT = 1000  # numbers up to 10^±1000 are encoded exactly
@@ -262,15 +262,6 @@ class Encoder:
                     out.append(f"(=> (and {guard}(< {a} {b})) (< ({name}_ {a}) ({name}_ {b})))")
                     out.append(f"(=> (and {guard}(< {b} {a})) (< ({name}_ {b}) ({name}_ {a})))")
         return out + beyond.log_axioms(self.functions.get("log", []))
-
-
-def literal(value):
-    """An exact rational as an SMT-LIB real literal."""
-    value = Fraction(value)
-    magnitude = abs(value)
-    body = f"{magnitude.numerator}.0" if magnitude.denominator == 1 else \
-        f"(/ {magnitude.numerator}.0 {magnitude.denominator}.0)"
-    return f"(- {body})" if value < 0 else body
 
 
 def instances(fact, encoder_items, piece, k_range=None):
