@@ -21,6 +21,7 @@ from verify.numerics.spectrum import CurvatureSpectrum
 from verify.numerics.precision import to_arb
 
 MAX_FORALL_VALUES = 300  # a claim for every k is decided at a structured case only where k takes at most this many
+FORALL_BUDGET = 5000  # values of k, over all the structured cases of one claim
 MAX_RATIONAL_DIGITS = 60  # digits of a numerator or denominator in a structured certificate
 HESSIAN_LIMIT = 10**300  # as a case file's entries of H
 RATIOS = (Fraction(2), Fraction(1000))
@@ -80,14 +81,17 @@ def _text(value):
 # ---------------------------------------------------------------- deciding
 
 
+def work(tree, n):
+    """The instances of the claim's body a decision at n tokens takes: the values of k of a claim for every k, else 1."""
+    from verify.claims.language.syntax import ForAll
+
+    return max(tree.hi.at(n) - tree.lo.at(n) + 1, 1) if isinstance(tree, ForAll) else 1
+
+
 def decidable(tree, n):
     """Whether a claim is decided at a structured case of n tokens (a claim for every k: at most
     MAX_FORALL_VALUES values of k there)."""
-    from verify.claims.language.syntax import ForAll
-
-    if isinstance(tree, ForAll):
-        return tree.hi.at(n) - tree.lo.at(n) + 1 <= MAX_FORALL_VALUES
-    return True
+    return work(tree, n) <= MAX_FORALL_VALUES
 
 
 def structured_outcome(tree, case, bits=256):
@@ -162,11 +166,11 @@ def token_counts(n_range, extra=(), only=None):
     if only is not None:
         return sorted({m for n in only for m in (n - 1, n, n + 1) if lo <= m <= top})
     chosen = {lo, lo + 1, lo + 2, top}
-    steps = 16
+    steps = 12
     for i in range(steps + 1):
         chosen.add(int(round(math.exp(math.log(lo) + (math.log(top) - math.log(lo)) * i / steps))))
     for base in (10, 30, 60, 100, 200, 1000, 10**4, 10**5, 10**6):
-        chosen.update({base - 1, base, base + 1})
+        chosen.update({base, base + 1})
     for n in extra:
         chosen.update({n - 1, n, n + 1})
     return sorted(n for n in chosen if lo <= n <= top)
@@ -186,10 +190,8 @@ def hessians(n, family):
 
 def shapes(n):
     """(m, ratio) of the two-level z tried at n: uniform, one token above or below the rest, half and half."""
-    out = [(n, Fraction(1))]
-    for m in sorted({1, n // 2, n - 1}):
-        out += [(m, ratio) for ratio in RATIOS]
-    return out
+    small, large = RATIOS
+    return list(dict.fromkeys([(n, Fraction(1)), (1, small), (1, large), (n - 1, large), (max(1, n // 2), small)]))
 
 
 def structured_cases(n_range, family, extra=(), only=None):
