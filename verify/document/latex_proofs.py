@@ -95,11 +95,13 @@ def proof_row(claim, reading, proof, certificate):
 
 
 def counterexample_row(found):
-    """A CounterexampleRow from the decision's Counterexample evidence."""
+    """A CounterexampleRow from the decision's Counterexample evidence (None for a structured case)."""
     from verify.claims.language.latex import claim_latex
     from verify.claims.language.parser import parse_claim
 
     inputs = found.inputs
+    if "structured" in inputs:  # a structured case (at up to 10⁶ tokens): its certificate holds it, no table does
+        return None
     given = "z" if "z" in inputs else "logits"
     constants = tuple((name, inputs[key]) for key, name in (("L", "L"), ("mu", r"\mu")) if key in inputs)
     comparison = claim_latex(parse_claim(found.inequality, (found.n, found.n)))
