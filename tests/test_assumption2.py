@@ -223,7 +223,7 @@ def test_a_failure_the_checkers_measure_is_inconclusive_never_refuted(monkeypatc
 
 
 def test_the_verdict_of_an_outcome_is_refuted_only_with_a_confirmed_certificate():
-    from verify.claims.verdicts.results import OUTCOMES, verdict_of
+    from verify.claims.results import OUTCOMES, verdict_of
 
     for outcome in OUTCOMES:
         for certified in (False, True):

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.test_spectra import dense_reference
-from verify.claims.cases.mode import evaluate_job
+from verify.claims.verdicts.mode import evaluate_job
 from verify.claims.cases.case import Case
 from verify.claims.search.engine import Decider
 from verify.claims.jobs import Job
@@ -117,7 +117,7 @@ def test_multi_balls_overlap_with_orthonormal_keys_and_separate_without():
     narrow; with the same examples and correlated keys they are disjoint."""
     import flint
 
-    from verify.claims.builtin.multi_balls import enclose_multi
+    from verify.claims.cases.multi_balls import enclose_multi
     from verify.claims.search.sampling import random_multi_case
 
     case = random_multi_case(8, 0)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verify.api import decide_on_case, make_case
-from verify.claims.cases.mode import evaluate_case
+from verify.claims.verdicts.mode import evaluate_case
 from verify.claims.certificates.check import check_body, counterexample_body
 from verify.claims.certificates.counterexample import ball_outcome
 from verify.claims.exact import decide_exactly

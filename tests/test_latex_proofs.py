@@ -244,7 +244,7 @@ def test_a_claim_the_facts_refute_everywhere_shows_that_proof_and_its_counterexa
 
 
 def test_ctrl_c_during_the_decision_writes_nothing(tmp_path, monkeypatch):
-    from verify.claims.verdicts.results import Report
+    from verify.claims.results import Report
 
     monkeypatch.setattr("verify.claims.verdicts.decide.run_claims", lambda *_, **__: Report(0, 50, 1, (), 0.0, interrupted=True))
     claim_file = tmp_path / "mine.toml"

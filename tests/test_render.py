@@ -15,9 +15,9 @@ from rich.console import Console
 from verify import api
 
 from verify.commandline import cli
-from verify.claims.cases.mode import evaluate_case
+from verify.claims.verdicts.mode import evaluate_case
 from verify.claims.cases.case import load_case
-from verify.claims.verdicts.results import ClaimResult, Counterexample, ProofEvidence, Report, SearchEvidence
+from verify.claims.results import ClaimResult, Counterexample, ProofEvidence, Report, SearchEvidence
 from verify.numerics.precision import decimal
 from verify.commandline.tables import SHOWN_DIGITS, VALUE_DIGITS, evidence_text, number_text, theorem2_table
 from verify.commandline.case_tables import case_json, case_table

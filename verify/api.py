@@ -13,9 +13,9 @@ from verify.base.atomic import check_out_dir
 from verify.claims.builtin import assumption2
 from verify.claims.cases.case import Case, parse_case
 from verify.claims.cases.case import load_case as _load_case
-from verify.claims.cases.mode import DecisionResult, Evaluation, evaluate_job  # noqa: F401 (types verify re-exports)
-from verify.claims.cases.mode import decide_on_case as _decide_on_case
-from verify.claims.cases.mode import evaluate_case as _evaluate_case
+from verify.claims.verdicts.mode import DecisionResult, Evaluation, evaluate_job  # noqa: F401 (types verify re-exports)
+from verify.claims.verdicts.mode import decide_on_case as _decide_on_case
+from verify.claims.verdicts.mode import evaluate_case as _evaluate_case
 from verify.claims.certificates.check import judge_certificate as _judge_certificate
 from verify.claims.claimfile import load_claims as _load_claims
 from verify.claims.claimfile import parse_claims_text
@@ -23,7 +23,7 @@ from verify.claims.verdicts.decide import run_claims as _run_claims
 from verify.claims.jobs import Job
 from verify.claims.builtin.registry import get_claim
 from verify.claims.record import FormulaClaim
-from verify.claims.verdicts.results import CheckResult, ClaimResult, Report  # noqa: F401 (re-exported by verify)
+from verify.claims.results import CheckResult, ClaimResult, Report  # noqa: F401 (re-exported by verify)
 from verify.claims.verdicts.theorem2 import run_theorem2 as _run_theorem2
 from verify.base.errors import InputError
 from verify.base.files import checked_path

@@ -138,7 +138,7 @@ def _softmax(values, given):
 
 def searched(evidence):
     """What the decision searched or checked, in Unicode prose, from the fields of its evidence."""
-    from verify.claims.verdicts.results import MultiEvidence, SearchEvidence
+    from verify.claims.results import MultiEvidence, SearchEvidence
 
     if isinstance(evidence, SearchEvidence):
         return _search_text(evidence)

@@ -17,7 +17,7 @@ import numpy as np
 from verify.base import options
 from verify.claims.executors import run_tasks
 from verify.claims.record import Claim
-from verify.claims.verdicts.results import ClaimResult, InterruptedEvidence, RecordEvidence, Report, verdict_of
+from verify.claims.results import ClaimResult, InterruptedEvidence, RecordEvidence, Report, verdict_of
 from verify.base.errors import InputError
 from verify.numerics.assumption2 import (REDECIDE_DPS, ROUNDING, SYMBOLIC_SIZES, Decoupling, check_sizes,
                                          cross_block_size, decoupling, least_violation_bound, per_sequence_keys,

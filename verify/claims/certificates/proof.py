@@ -26,7 +26,7 @@ from verify.claims.prover.pieces import NotEncodable, conjuncts, pieces
 from verify.claims.prover.prove import facts_for, prove
 from verify.claims.prover.smt import build_query
 from verify.claims.prover.solvers import both_prove, proved_by_both, said, versions
-from verify.claims.verdicts.results import CheckResult
+from verify.claims.results import CheckResult
 from verify.base.errors import InputError
 
 

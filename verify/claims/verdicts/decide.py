@@ -18,7 +18,7 @@ from verify.claims.certificates.stored_claim import MAX_CHECK_N
 from verify.claims.executors import run_tasks
 from verify.claims.language.outcome import FAILS
 from verify.claims.record import FAMILY_TEXT
-from verify.claims.verdicts.results import ClaimResult, Counterexample, InterruptedEvidence, ProofEvidence, verdict_of
+from verify.claims.results import ClaimResult, Counterexample, InterruptedEvidence, ProofEvidence, verdict_of
 from verify.numerics.precision import CERTIFY_DPS
 
 
@@ -222,7 +222,7 @@ def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out_dir=None
     results have reading None. `claim_ids` picks some of them; certificates are written under `out_dir`
     when it is given."""
     from verify.claims.jobs import Job
-    from verify.claims.verdicts.results import Report
+    from verify.claims.results import Report
 
     started = time.perf_counter()
     lemma_results, lemmas, assumed, interrupted = _decide_lemmas([c for c in claims if c.lemma], seed, samples, dps,
