@@ -134,7 +134,7 @@ def test_multi_holds_on_sampled_seeds(seed):
     from verify.claims.verdicts.theorem2 import run_theorem2
 
     report = run_theorem2(seed=seed, samples=60, claim_ids=["T2.multi"], workers=1)
-    assert [r.verdict for r in report.claims] == ["HOLDS"]
+    assert [r.verdict.text for r in report.claims] == ["HOLDS"]
 
 
 def test_two_token_proofs_agree_with_the_search():

@@ -71,7 +71,7 @@ def multi_result(claim, collected, dps, out_dir):
     units = [result for label, result in collected.other.items() if label.startswith("T2.multi samples")]
     found = collected.other.get("T2.multi: adversarial")
     if None in units or found is None:
-        return _result(claim, "INTERRUPTED", InterruptedEvidence("the run was interrupted before T2.multi was decided"))
+        return _result(claim, verdict_of("interrupted"), InterruptedEvidence("the run was interrupted before T2.multi was decided"))
     rows = sorted((row for unit in units for row in unit), key=lambda row: row[0])
     failing = [row[4] for row in rows if not row[3]]
     counterexample = found.case or (failing[0] if failing else None)
