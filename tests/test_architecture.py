@@ -155,3 +155,31 @@ def test_public_api_is_exactly_all_and_documented():
 def test_the_command_line_goes_through_the_public_api(front):
     """The CLI is thin: its options are checked by verify.base.options, its work done by verify.api."""
     assert not {m for m in GRAPH[front] if m.startswith(("verify.claims", "verify.numerics"))}, GRAPH[front]
+
+
+def test_a_verdict_is_made_only_by_verdict_of():
+    """Every `Verdict(...)` call in the package sits in verify.claims.verdicts.decide.verdict_of; no module spells a
+    verdict as a string to compare ("PROVED" and its kin appear only as VerdictKind values)."""
+    makers = []
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text())
+        for function in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)] + [tree]:
+            calls = [n for n in ast.walk(function) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "Verdict"]
+            if calls and function is not tree:
+                makers.append((name, function.name))
+    assert set(makers) == {("verify.claims.verdicts.decide", "verdict_of")}, makers
+
+
+def test_a_verdict_is_no_string():
+    from verify.claims.results import VerdictKind
+    from verify.claims.verdicts.decide import verdict_of
+
+    proved = verdict_of("proved", assumptions=("a", "b"))
+    assert proved.kind is VerdictKind.PROVED and proved.assumptions == ("a", "b")
+    assert str(proved) == proved.text == "PROVED assuming a, b"
+    assert proved == verdict_of("proved", assumptions=("a", "b")) != verdict_of("proved")
+    for kind in VerdictKind:
+        with pytest.raises(TypeError):
+            proved == kind.value  # noqa: B015
+    with pytest.raises(ValueError):
+        verdict_of("holds", assumptions=("a",))
