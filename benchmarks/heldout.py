@@ -3,7 +3,7 @@ decided as `python -m verify claims` decides them, one claim at a time.
 
 Prints, for the true claims, how many are PROVED, and for the false ones how many are REFUTED (with a certified
 counterexample or a disproof) and at which n; every claim decided short of that, with its verdict and the
-prover's reason; and any wrong verdict (a false claim PROVED or HOLDS-with-proof, a true claim REFUTED), which
+prover's reason; and any wrong verdict (a false claim PROVED, a true claim REFUTED or CONTRADICTION), which
 must never happen: the exit status is 1 then.
 Run: python benchmarks/heldout.py [FILE.toml] [--samples 100]
 """
@@ -14,10 +14,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from verify.claims.claimfile import load_claims  # noqa: E402
+from verify.claims.results import VerdictKind  # noqa: E402
 from verify.claims.verdicts.decide import run_claims  # noqa: E402
 
 DEFAULT = Path(__file__).resolve().parent / "heldout" / "issue40.toml"
-AIM = {True: "PROVED", False: "REFUTED"}
+AIM = {True: VerdictKind.PROVED, False: VerdictKind.REFUTED}
 
 
 def main():
@@ -35,13 +36,14 @@ def main():
         result = run_claims([claim], samples=args.samples, workers=1).claims[0]
         tally[claim.expect][1] += 1
         verdict = result.verdict
-        if verdict.startswith(AIM[claim.expect]):
+        if verdict.kind is AIM[claim.expect] and not verdict.assumptions:
             tally[claim.expect][0] += 1
             if not claim.expect:
                 example = getattr(result.evidence, "counterexample", None)
                 short.append(f"  {claim.id}: REFUTED" + (f" at n = {example.n}" if example else " (disproof)"))
             continue
-        if verdict.startswith("PROVED") and not claim.expect or verdict in ("REFUTED", "CONTRADICTION") and claim.expect:
+        if verdict.kind is VerdictKind.PROVED and not claim.expect or \
+                verdict.kind in (VerdictKind.REFUTED, VerdictKind.CONTRADICTION) and claim.expect:
             wrong.append(f"  {claim.id} ({'true' if claim.expect else 'false'}): {verdict}")
         proof = getattr(result.evidence, "proof", None)
         reason = f"; prover: {proof.status}: {(proof.reason or '')[:120]}" if proof else ""

@@ -8,13 +8,14 @@ import pytest
 
 from verify.base.errors import InputError
 from verify.claims.cases.case import Case
-from verify.claims.cases.structured import (StructuredCase, parse_structured, structured_cases, structured_outcome,
-                                            token_counts)
+from verify.claims.cases.structured import StructuredCase, parse_structured, structured_cases, token_counts
+from verify.claims.exact import structured_outcome
 from verify.claims.certificates.check import check_body
 from verify.claims.claimfile import claim_from_fields
 from verify.claims.language.outcome import FAILS, HOLDS
 from verify.claims.language.parser import parse_claim
 from verify.claims.language.values import mp_spectrum
+from verify.claims.results import VerdictKind
 from verify.claims.verdicts.decide import run_claims
 from verify.numerics.precision import Log
 from verify.numerics.twolevel import spectrum, two_level_z
@@ -87,7 +88,7 @@ def test_failures_only_at_large_n_are_refuted_with_certificates_check_confirms(t
                      ("late", "z_max >= 1/1000", (2, math.inf)))
     report = run_claims(claims, samples=40, out_dir=tmp_path)
     by_id = {r.id: r for r in report.claims}
-    assert {r.verdict for r in report.claims} == {"REFUTED"}
+    assert {r.verdict.kind for r in report.claims} == {VerdictKind.REFUTED}
     assert by_id["issue.a"].evidence.counterexample.n == 60
     assert by_id["issue.b"].evidence.counterexample.n >= 31
     assert by_id["late"].evidence.counterexample.n >= 1001

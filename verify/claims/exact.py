@@ -271,3 +271,57 @@ def exact_outcome(tree, case):
         return None
     zero = flint.arb(0)
     return Outcome(zero, zero, zero, strict=not truth)
+
+
+# ---------------------------------------------------------------- structured cases (verify.claims.cases.structured)
+
+
+def structured_outcome(tree, case, bits=256):
+    """The claim's Outcome at a structured case: balls of its exact quantities, then exact arithmetic where they leave
+    it tight or open (every quantity there is an exact rational)."""
+    from verify.claims.language.evaluate import decide_at
+    from verify.claims.language.outcome import TIGHT
+
+    outcome = decide_at(tree, case.point(bits))
+    if outcome.status == TIGHT or not outcome.decided:
+        exact = structured_exact_outcome(tree, case)
+        if exact is not None:
+            return exact
+    return outcome
+
+
+def structured_exact_outcome(tree, case):
+    """An exact Outcome (margin 0: holds iff true) at a structured case, or None (log, exp, big powers)."""
+    import flint
+
+    from verify.claims.language.outcome import Outcome
+
+    try:
+        truth = _ExactStructured(case).truth(tree)
+    except Undefined:
+        truth = False
+    except (Undecidable, NotImplementedError, ValueError, TypeError, ArithmeticError):
+        return None
+    zero = flint.arb(0)
+    return Outcome(zero, zero, zero, strict=not truth)
+
+
+class _ExactStructured(_Exact):
+    """The exact algebra at a structured case: every quantity an exact rational from its closed-form spectrum."""
+
+    def __init__(self, case):
+        import sympy as sp
+
+        self.sp, self.case, self.n, self.spectra = sp, case, case.n, {}
+        self.z = case.spectrum.z
+
+    def name(self, name):
+        s, sp = self.case.spectrum, self.sp
+        if name == "n":
+            return sp.Integer(self.n)
+        value = {"L_T": s.L_T, "mu_T": s.mu_T, "L": s.L, "mu": s.mu, "kappa": s.kappa, "R": s.R}[name]
+        return sp.Rational(value.numerator, value.denominator)
+
+    def item(self, series, k):
+        value = {"z": self.case.spectrum.z, "j": self.case.spectrum.j, "lambda": self.case.spectrum.lam}[series][k - 1]
+        return self.sp.Rational(value.numerator, value.denominator)

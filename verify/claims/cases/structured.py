@@ -5,7 +5,7 @@ counts far beyond what dense matrices reach; a certificate describes such a case
 (`inputs()`), which `check` rebuilds exactly (`parse_structured`).
 
 A case is decided with Arb balls of its exact rational quantities and, where the balls leave a comparison
-tight, exactly (every quantity is rational: an exact tie is decided as one, verify.claims.exact).
+tight, exactly (every quantity is rational: an exact tie is decided as one, verify.claims.exact.structured_outcome).
 """
 import math
 import re
@@ -92,67 +92,6 @@ def decidable(tree, n):
     """Whether a claim is decided at a structured case of n tokens (a claim for every k: at most
     MAX_FORALL_VALUES values of k there)."""
     return work(tree, n) <= MAX_FORALL_VALUES
-
-
-def structured_outcome(tree, case, bits=256):
-    """The claim's Outcome at a structured case: balls, then exact arithmetic where they leave it tight."""
-    from verify.claims.language.evaluate import decide_at
-    from verify.claims.language.outcome import TIGHT
-
-    outcome = decide_at(tree, case.point(bits))
-    if outcome.status == TIGHT or not outcome.decided:
-        exact = exact_outcome(tree, case)
-        if exact is not None:
-            return exact
-    return outcome
-
-
-def exact_outcome(tree, case):
-    """An exact Outcome (margin 0: holds iff true) at a structured case, or None (log, exp, big powers)."""
-    from verify.claims import exact
-
-    from verify.claims.language.outcome import Outcome
-
-    try:
-        truth = _ExactStructured(case).truth(tree)
-    except exact.Undefined:
-        truth = False
-    except (exact.Undecidable, NotImplementedError, ValueError, TypeError, ArithmeticError):
-        return None
-    zero = flint.arb(0)
-    return Outcome(zero, zero, zero, strict=not truth)
-
-
-def _exact_class():
-    from verify.claims.exact import _Exact
-
-    class ExactStructured(_Exact):
-        """verify.claims.exact's algebra at a structured case: every quantity an exact rational."""
-
-        def __init__(self, case):
-            import sympy as sp
-
-            self.sp, self.case, self.n, self.spectra = sp, case, case.n, {}
-            self.z = case.spectrum.z
-
-        def name(self, name):
-            s, sp = self.case.spectrum, self.sp
-            if name == "n":
-                return sp.Integer(self.n)
-            values = {"L_T": s.L_T, "mu_T": s.mu_T, "L": s.L, "mu": s.mu, "kappa": s.kappa, "R": s.R}
-            value = values[name]
-            return sp.Rational(value.numerator, value.denominator)
-
-        def item(self, series, k):
-            s = self.case.spectrum
-            value = {"z": s.z, "j": s.j, "lambda": s.lam}[series][k - 1]
-            return self.sp.Rational(value.numerator, value.denominator)
-
-    return ExactStructured
-
-
-def _ExactStructured(case):
-    return _exact_class()(case)
 
 
 # ---------------------------------------------------------------- the search's structured cases

@@ -41,8 +41,8 @@ def decide_rigorously(tree, case, dps, max_bits=None):
     precision would pass `max_bits` (default: `bits_limit` of the case's n, so a claim the balls never decide
     costs seconds, not hours); where the balls first leave the claim tight (finite sides that agree), an exact
     case is decided by exact arithmetic (verify.claims.exact: a tie)."""
-    from verify.claims.cases.structured import exact_outcome as structured_exact
     from verify.claims.exact import exact_outcome as case_exact
+    from verify.claims.exact import structured_exact_outcome as structured_exact
 
     structured = isinstance(case, StructuredCase)
     exact_outcome = structured_exact if structured else case_exact

@@ -245,7 +245,8 @@ def run_structured(job, dps, extra=(), only=None):
     and two-level diagonal H at token counts up to 10⁶, decided with balls of their exact quantities (exactly at a
     tie). `extra`: more token counts to try (those a model names, and their neighbours); `only`: try only those.
     (failing cases, the smallest n first, at most CANDIDATES; cases decided)."""
-    from verify.claims.cases.structured import FORALL_BUDGET, decidable, structured_cases, structured_outcome, work
+    from verify.claims.cases.structured import FORALL_BUDGET, decidable, structured_cases, work
+    from verify.claims.exact import structured_outcome
 
     failing, decided, spent = [], 0, 0
     bits = bits_for(2 * dps)
