@@ -6,6 +6,7 @@ Every function checks its own arguments, returns a result object and never print
 `verify.InputError` with a one-line message that names the parameter, the value and the fix. Nothing
 is written to disk unless asked (`out=`).
 """
+from verify.base.printable import shown
 from pathlib import Path
 
 from verify.base import options
@@ -234,7 +235,7 @@ def run_derivation(derivation_id):
     from verify.derivations.registry import DERIVATION_REGISTRY, run_checks  # SymPy: loaded on use
 
     if not isinstance(derivation_id, str):
-        raise InputError(f"derivation id {str(derivation_id)[:40]!r} is not a string; choose from "
+        raise InputError(f"derivation id {shown(derivation_id, 40)} is not a string; choose from "
                          f"{', '.join(DERIVATION_REGISTRY)}", "id")
     options.known([derivation_id], DERIVATION_REGISTRY, "derivation id")
     return run_checks(DERIVATION_REGISTRY[derivation_id])

@@ -18,6 +18,7 @@ Bounds (each refused in one line that names the fix):
   L ≥ λ_max(H), 0 < μ ≤ λ_min(H): all proved rigorously (`verify.numerics.definite`: Rump's float64
   criterion at the matrix's own scale, an exact decision up to 64 rows when that is inconclusive).
 """
+from verify.base.printable import shown
 import difflib
 import functools
 import json
@@ -98,15 +99,15 @@ def read_json(path, what):
     try:
         text = raw.decode("utf-8-sig")  # a byte-order mark, as some editors write, is not part of the JSON
     except UnicodeDecodeError as error:
-        raise InputError(f"{what} file {path!r} is not UTF-8 text (byte {error.start}); save it as UTF-8 JSON") from None
+        raise InputError(f"{what} file {shown(path, 200)} is not UTF-8 text (byte {error.start}); save it as UTF-8 JSON") from None
     try:
         return json.loads(text, parse_float=str,  # a JSON number is the decimal it is written as
                           parse_int=lambda digits: int(digits) if len(digits) <= 4000 else digits)
     except RecursionError:
-        raise InputError(f"{what} file {path!r} is nested too deeply to read (about 1,000 levels is the limit); a "
+        raise InputError(f"{what} file {shown(path, 200)} is nested too deeply to read (about 1,000 levels is the limit); a "
                          f"{what} file needs only a few levels") from None
     except (json.JSONDecodeError, ValueError) as error:
-        raise InputError(f"{what} file {path!r} is not valid JSON ({str(error)[:80]}); fix the syntax") from None
+        raise InputError(f"{what} file {shown(path, 200)} is not valid JSON ({str(error)[:80]}); fix the syntax") from None
 
 
 def parse_case(data, where="case", require_H=True):
@@ -129,7 +130,7 @@ def _check_keys(data, where):
         if key not in KEYS:
             near = difflib.get_close_matches(str(key).lower(), KEYS, n=1, cutoff=0.5)
             hint = f"did you mean \"{near[0]}\"?" if near else f"the keys are {', '.join(KEYS)}"
-            raise InputError(f"{where} has an unknown key {str(key)[:40]!r}; {hint}")
+            raise InputError(f"{where} has an unknown key {shown(key, 40)}; {hint}")
 
 
 def _bounded(value, where, limit=MATRIX_LIMIT):

@@ -16,6 +16,7 @@ n range, family and whether it was taken as given (`assumed`); `check` proves ea
 given again, from the facts and the lemmas before it, and the verdict ("proved assuming a, b") must name
 exactly the lemmas taken as given that the proof rests on, directly or through another lemma.
 """
+from verify.base.printable import shown
 import math
 
 from verify.claims.cases.case import parse_case
@@ -62,7 +63,7 @@ def check_proof_certificate(data, where, claims_file=None):
     claim = certified_claim(data, where, claims_file)
     verdict, _, stated = str(data["verdict"]).partition(" assuming ")
     if verdict not in ("proved", "disproved"):
-        raise InputError(f"{where} verdict is {str(data['verdict'])[:20]!r}; a proof certificate says proved or "
+        raise InputError(f"{where} verdict is {shown(data['verdict'], 20)}; a proof certificate says proved or "
                          "disproved (assuming …)")
     tree = claim.reading_tree(data["reading"])
     problem = _lemmas_problem(data["lemmas"])
@@ -96,7 +97,7 @@ def check_proof_certificate(data, where, claims_file=None):
     cited = [i for record in stored for i in record["lemmas"]]
     resting = tuple(dict.fromkeys(r for i in cited for r in roots.get(i, ())))
     if stated != ", ".join(resting):
-        return CheckResult(False, f"the verdict says assuming {stated or 'nothing'!r}, but the proof rests on "
+        return CheckResult(False, f"the verdict says assuming {shown(stated or 'nothing', 200)}, but the proof rests on "
                                   f"{', '.join(resting) or 'no assumed lemma'}", 0)
     witness = "; the balls show it fails at its stored case" if verdict == "disproved" else ""
     assuming = f", assuming {', '.join(resting)} (taken as given, not proved)" if resting else ""
@@ -156,13 +157,13 @@ def _user_lemmas(lemmas, claims_file, where):
         if stated is not None and (lemma.id not in stated or (stated[lemma.id].text, stated[lemma.id].n_range,
                                    stated[lemma.id].hessian, stated[lemma.id].assume) !=
                                    (lemma.text, lemma.n_range, lemma.hessian, lemma.assume)):
-            return facts, roots, f"lemma {lemma.id!r} is not the claim file's lemma of that id"
+            return facts, roots, f"lemma {shown(lemma.id, 200)} is not the claim file's lemma of that id"
         if lemma.assume:
             roots[lemma.id] = (lemma.id,)
         else:
             proof = prove(lemma.tree, lemma.n_range, lemma.hessian, tuple(facts))
             if proof.status != "proved":
-                return facts, roots, f"lemma {lemma.id!r} is not proved again from the facts and the lemmas before it"
+                return facts, roots, f"lemma {shown(lemma.id, 200)} is not proved again from the facts and the lemmas before it"
             rest = tuple(dict.fromkeys(r for i in proof.lemmas for r in roots.get(i, ())))
             if rest:
                 roots[lemma.id] = rest
@@ -184,9 +185,9 @@ def _lemmas_problem(lemmas):
     for lemma in (l for l in lemmas if "assumed" not in l):
         fact = library.BY_ID.get(lemma["id"])
         if fact is None:
-            return f"lemma {str(lemma['id'])[:40]!r} is not a fact of the package's library"
+            return f"lemma {shown(lemma['id'], 40)} is not a fact of the package's library"
         if lemma["text"] != fact.text or lemma["source"] != fact.source:
-            return f"lemma {fact.id} differs from the library's fact {fact.id} ({fact.text!r})"
+            return f"lemma {fact.id} differs from the library's fact {fact.id} ({shown(fact.text, 200)})"
     return None
 
 

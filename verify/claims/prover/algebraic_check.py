@@ -15,6 +15,7 @@ m·N > 0 then gives N > 0).
 `check_algebra` re-derives the setting from the claim, the piece and the cited facts and expands both
 sides exactly over QQ: no SMT solver is involved. `algebra_from_data` reads the stored form back.
 """
+from verify.base.printable import shown
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -92,13 +93,13 @@ def term_polynomial(term, space, by_label, positive):
     for label in term.factors:
         hypothesis = by_label.get(label)
         if hypothesis is None:
-            raise ValueError(f"{label!r} is not a hypothesis of this piece")
+            raise ValueError(f"{shown(label, 200)} is not a hypothesis of this piece")
         poly *= hypothesis.poly
         equalities += hypothesis.relation == "=="
         strict = strict and hypothesis.relation == ">"
     for name, power in term.monomial:
         if name not in space.gens or not isinstance(power, int) or not 1 <= power <= MAX_TERM_POWER:
-            raise ValueError(f"the monomial reads {name!r}**{power!r}")
+            raise ValueError(f"the monomial reads {shown(name, 200)}**{shown(power, 200)}")
         if power % 2 and name not in positive:
             raise ValueError(f"{name} has an odd power but is not proved positive")
         strict = strict and name in positive
@@ -170,7 +171,7 @@ def check_algebra(algebra, part, piece, facts):
     for lemma in algebra.lemmas:
         target = targets.get(lemma.polynomial)
         if target is None:
-            return f"the positivity lemma's polynomial {lemma.polynomial[:40]!r} is not one of the piece"
+            return f"the positivity lemma's polynomial {shown(lemma.polynomial, 40)} is not one of the piece"
         try:
             multiplier = multiplier_polynomial(lemma.multiplier, space, by_label, positive, strict_goal=True)
         except ValueError as problem:
@@ -273,7 +274,7 @@ def _terms(value):
 def _term(record):
     coefficient = _text(record["coefficient"], "a coefficient")
     if not _RATIONAL.fullmatch(coefficient) or len(coefficient) > 200:
-        raise ValueError(f"the coefficient {coefficient[:40]!r} is not a rational number p or p/q")
+        raise ValueError(f"the coefficient {shown(coefficient, 40)} is not a rational number p or p/q")
     monomial = record["monomial"]
     if not isinstance(monomial, dict) or not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
                                                  for k, v in monomial.items()):

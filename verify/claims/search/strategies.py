@@ -15,6 +15,7 @@ Everything shrinks toward small n, zero logits (the uniform vector) and small in
     ... def test_my_bound(case):
     ...     ...  # case.logits, case.H (rows): exact Fractions in a verify.claims.cases.case.Case
 """
+from verify.base.printable import shown
 import functools
 from fractions import Fraction
 
@@ -105,12 +106,12 @@ def spd_matrices(n, family="spd", spectrum=None):
     ((Fraction(1, 1), Fraction(0, 1)), (Fraction(0, 1), Fraction(4, 1)))
     """
     if family not in FAMILIES:
-        raise ValueError(f"family {family!r}: choose one of {', '.join(FAMILIES)}")
+        raise ValueError(f"family {shown(family, 200)}: choose one of {', '.join(FAMILIES)}")
     if spectrum is not None:
         values = [Fraction(v) for v in spectrum]
         expected = 2 if family == "isotropic" else n
         if len(values) != expected or min(values) <= 0:
-            raise ValueError(f"spectrum {spectrum!r}: give {expected} positive eigenvalues for family {family!r}")
+            raise ValueError(f"spectrum {shown(spectrum, 200)}: give {expected} positive eigenvalues for family {shown(family, 200)}")
     if family == "isotropic":
         return _isotropic(n, spectrum)
     return _conjugated(n, family, spectrum)

@@ -8,6 +8,7 @@ and refuted at once — a defect that must never happen, reported loudly. INCONC
 comparison stayed tight, or a failure could not be certified. HOLDS: every case decided to hold (a
 non-strict comparison whose sides agree to every digit computed holds, and the evidence says so).
 """
+from verify.base.printable import shown
 import math
 import time
 
@@ -270,5 +271,5 @@ def _select(claims, claim_ids):
     known = {c.id: c for c in claims}
     for claim_id in claim_ids:
         if claim_id not in known:
-            raise InputError(f"claim id {claim_id!r} is not in the claim file; choose one of {', '.join(known)}", "claim")
+            raise InputError(f"claim id {shown(claim_id, 200)} is not in the claim file; choose one of {', '.join(known)}", "claim")
     return tuple(known[c] for c in claim_ids)

@@ -4,6 +4,7 @@ Evidence records say what was searched and found; each documents its fields (as 
 OptimizeResult does) and turns itself into JSON with `to_json` (fields left None are omitted).
 The CLI renders them by type, never by guessing from keys.
 """
+from verify.base.printable import shown
 import dataclasses
 from dataclasses import dataclass, field
 
@@ -122,7 +123,7 @@ def verdict_of(outcome, certified=False):
     that `check` confirmed, or a disproof's that both solvers gave; a failure seen without one (a measurement, a
     certificate `check` refused) settles nothing: INCONCLUSIVE."""
     if outcome not in OUTCOMES:
-        raise ValueError(f"outcome {outcome!r}: one of {', '.join(OUTCOMES)}")
+        raise ValueError(f"outcome {shown(outcome, 200)}: one of {', '.join(OUTCOMES)}")
     if outcome == "fails":
         return "REFUTED" if certified else "INCONCLUSIVE"
     return {"proved": "PROVED", "holds": "HOLDS", "undecided": "INCONCLUSIVE"}[outcome]
