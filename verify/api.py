@@ -12,7 +12,7 @@ from pathlib import Path
 from verify.base import options
 from verify.base.atomic import check_out_dir
 from verify.claims.builtin import assumption2
-from verify.claims.cases.case import Case, parse_case
+from verify.claims.cases.case import Case, checked_case, parse_case
 from verify.claims.cases.case import load_case as _load_case
 from verify.claims.cases.mode import DecisionResult, Evaluation, evaluate_job  # noqa: F401 (types verify re-exports)
 from verify.claims.cases.mode import decide_on_case as _decide_on_case
@@ -61,10 +61,9 @@ def load_case(path, require_H=True):
     return _load_case(checked_path(path, "case file", "path"), require_H=bool(require_H))
 
 
-def _case(case):
-    if not isinstance(case, Case):
-        raise InputError(f"case is a {type(case).__name__}; build one with verify.make_case(logits=…, H=…)", "case")
-    return case
+def _case(case, require_H=True):
+    """The case validated (a Case built directly is checked as a case file is: see checked_case)."""
+    return checked_case(case, require_H)
 
 
 def curvature_spectrum(case, dps=30):
@@ -79,7 +78,8 @@ def curvature_spectrum(case, dps=30):
     ...
     verify.base.errors.InputError: dps = -3 is outside 1..1000; give 1 to 1000 digits, e.g. 30
     """
-    return curvature_precise(_case(case).logits, case.H, options.dps(dps))
+    case = _case(case)
+    return curvature_precise(case.logits, case.H, options.dps(dps))
 
 
 def evaluate_claim(claim_id, case, reading=None, dps=50):
@@ -96,8 +96,8 @@ def evaluate_claim(claim_id, case, reading=None, dps=50):
     if claim.multi:
         raise InputError(f"claim {claim_id} needs several examples; it is decided only by the search", "claim")
     reading = options.reading(claim.readings[0] if reading is None else reading, claim.readings)
-    job = Job(claim, reading)
-    if not job.applies(_case(case)):
+    job, case = Job(claim, reading), _case(case)
+    if not job.applies(case):
         raise InputError(f"claim {claim_id} is about n in {claim.domain()['n']}; this case has n = {case.n}", "case")
     return evaluate_job(job, case, options.dps(dps, 15))
 
@@ -122,7 +122,8 @@ def evaluate_case(case, dps=50, claim_ids=None):
 def j_spectrum(case, dps=30):
     """The eigenvalues of J(z) by the secular equation and κ of J and (with H) of J H J on T, to `dps` digits:
     a `JSpectrumReport` (what `spectrum` prints). The case may come without H (`load_case(…, require_H=False)`)."""
-    return j_spectrum_report(list(_case(case).logits), case.H, options.search_dps(dps))
+    case = _case(case, require_H=False)
+    return j_spectrum_report(list(case.logits), case.H, options.search_dps(dps))
 
 
 def decide_on_case(text, case, dps=50):

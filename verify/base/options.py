@@ -75,7 +75,7 @@ def claim_ids(value):
     if isinstance(value, str):
         raise InputError(f"claim_ids = {shown(value, 40)} is a string; give a list of ids, e.g. [{shown(value, 40)}]", "claim")
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-        raise InputError(f"claim_ids = {str(value)[:60]} must be a list of claim id strings", "claim")
+        raise InputError(f"claim_ids = {shown(value, 60)} must be a list of claim id strings", "claim")
     return tuple(value)
 
 

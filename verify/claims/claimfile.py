@@ -144,7 +144,7 @@ def claim_from_fields(table, where, lemma=False):
 def _n_range(value, where):
     if not isinstance(value, list) or len(value) != 2 or not all(_whole(v) for v in value[:1]) or not (
             _whole(value[1]) or value[1] == math.inf):
-        raise InputError(f"{where} has n = {str(value)[:60]}; give two whole numbers [lo, hi], e.g. n = [2, 10] "
+        raise InputError(f"{where} has n = {shown(value, 60)}; give two whole numbers [lo, hi], e.g. n = [2, 10] "
                          "(hi may be inf)")
     lo, hi = value
     if lo > hi:

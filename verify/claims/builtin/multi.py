@@ -4,6 +4,7 @@ and its certificate (the examples, the integer generator of the keys, both sides
 Both sides are Arb balls (verify.claims.builtin.multi_balls): the claim holds at a sample when the balls of κ of
 KᵀMK on its range and of the block formula overlap, and fails only when they are disjoint.
 """
+from verify.base.printable import shown
 from dataclasses import dataclass
 
 import flint
@@ -142,7 +143,7 @@ def parse_multi_inputs(data, where):
         raise InputError(f"{where} examples have different sizes {[e.n for e in examples]}; give examples of one n")
     generator, rows = data["key_generator"], data["rows"]
     if rows != n * len(examples) or not isinstance(generator, list) or not all(isinstance(r, list) for r in generator):
-        raise InputError(f"{where} rows is {str(rows)[:20]}; it must be nN = {n * len(examples)}, with a square key_generator")
+        raise InputError(f"{where} rows is {shown(rows, 20)}; it must be nN = {n * len(examples)}, with a square key_generator")
     d = len(generator)
     if d < rows or d > MAX_D or any(len(r) != d or not all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 1000
                                                             for v in r) for r in generator):

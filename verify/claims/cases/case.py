@@ -84,6 +84,11 @@ class Case:
                 out[key] = exact_decimal(getattr(self, key))
         return out
 
+    def __repr__(self):
+        """Bounded and safe whatever the numbers (a 5,000-digit entry has no str in Python)."""
+        return (f"Case(n={self.n}, given={self.given!r}, logits={shown(list(self.logits), 120)}, "
+                f"H={shown(None if self.H is None else list(self.H), 120)}, L={shown(self.L)}, mu={shown(self.mu)})")
+
     @classmethod
     def from_arrays(cls, logits, H, L=None, mu=None):
         """From float64 (or integer) arrays, each value taken exactly."""
@@ -122,7 +127,38 @@ def parse_case(data, where="case", require_H=True):
     H = _matrix(data.get("H"), n, where) if require_H or data.get("H") is not None else None
     L, mu = (_bounded(data[k], f"{where} {k}") if data.get(k) is not None else None for k in ("L", "mu"))
     _check_constants(H, L, mu, where)
-    return Case(tuple(logits), H, L, mu, given)
+    case = Case(tuple(logits), H, L, mu, given)
+    object.__setattr__(case, "_checked", True)  # validated: `checked_case` takes it as it is
+    return case
+
+
+def checked_case(case, require_H=True):
+    """`case` validated as parse_case validates a case file, for a Case built directly (`Case(...)`, whose fields
+    nothing checks): garbage entries, a ragged or indefinite H, an unknown `given` are InputError, never a TypeError
+    or a ZeroDivisionError deep in a computation. A case parse_case made (or one checked before) is taken as it is."""
+    if not isinstance(case, Case):
+        raise InputError(f"case is a {type(case).__name__}; build one with verify.make_case(logits=…, H=…)", "case")
+    if getattr(case, "_checked", False):
+        return case
+    if case.given not in ("logits", "z"):
+        raise InputError(f"case given = {shown(case.given, 40)}; it must be \"logits\" or \"z\" (build cases with "
+                         "verify.make_case)", "case")
+    if not isinstance(case.logits, (tuple, list)):
+        raise InputError(f"case logits is a {type(case.logits).__name__}; give a list of numbers (verify.make_case)", "case")
+    if case.given == "z":
+        if not all(isinstance(v, Log) for v in case.logits):
+            raise InputError("case given = \"z\" holds logits that are not ln z_k; build it with verify.make_case(z=…)",
+                             "case")
+        data = {"z": [v.of for v in case.logits]}
+    else:
+        data = {"logits": list(case.logits)}
+    rows = case.H
+    if isinstance(rows, (tuple, list)):
+        rows = [list(r) if isinstance(r, (tuple, list)) else r for r in rows]
+    data.update(H=rows, L=case.L, mu=case.mu)
+    fresh = parse_case(data, require_H=require_H)
+    object.__setattr__(case, "_checked", True)
+    return fresh
 
 
 def _check_keys(data, where):
@@ -138,7 +174,7 @@ def _bounded(value, where, limit=MATRIX_LIMIT):
     number = parse_number(value, where)
     if abs(number.numerator) > limit * number.denominator:  # integer arithmetic: Fraction's comparison is 20× slower
         fix = "shift or rescale the logits" if limit == LOGIT_LIMIT else "give a number inside float64's range"
-        raise InputError(f"{where} is {str(value)[:40]}, beyond ±1e{len(str(limit)) - 1}; {fix}")
+        raise InputError(f"{where} is {shown(value, 40)}, beyond ±1e{len(str(limit)) - 1}; {fix}")
     return number
 
 
@@ -149,7 +185,7 @@ def _coefficients(data, where):
     values = data[key]
     if not isinstance(values, list) or len(values) < 2:
         raise InputError(f"{where} {key} must be a list of at least 2 numbers (one token has no tangent space); got "
-                         f"{str(values)[:60]}")
+                         f"{shown(values, 60)}")
     if len(values) > MAX_TOKENS:
         raise InputError(f"{where} {key} has {len(values)} entries; give at most {MAX_TOKENS} coefficients")
     if key == "logits":
@@ -185,7 +221,7 @@ def _matrix(rows, n, where):
     if rows is None:
         raise InputError(f"{where} has no \"H\"; give the curvature as an n × n list of rows (n = {n})")
     if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
-        raise InputError(f"{where} H must be a list of rows; got {str(rows)[:60]}")
+        raise InputError(f"{where} H must be a list of rows; got {shown(rows, 60)}")
     if len(rows) != n:
         raise InputError(f"{where} H has {len(rows)} row{'s' * (len(rows) != 1)}, but there are n = {n} coefficients; give an n × n matrix")
     if any(len(r) != n for r in rows):

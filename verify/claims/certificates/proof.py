@@ -117,8 +117,8 @@ def _confirmed(count, algebraic, lemmas, named, verdict):
     if algebraic < count:
         solvers = versions()
         named = named if isinstance(named, dict) else {}
-        recorded = "" if named == solvers else (f" (the certificate names Z3 {str(named.get('z3'))[:20]} and cvc5 "
-                                               f"{str(named.get('cvc5'))[:20]})")
+        recorded = "" if named == solvers else (f" (the certificate names Z3 {shown(named.get('z3'), 20)} and cvc5 "
+                                               f"{shown(named.get('cvc5'), 20)})")
         said += f"Z3 {solvers['z3']} and cvc5 {solvers['cvc5']} both answer unsat now on the other {count - algebraic}" \
                 f"{recorded}; "
     return said + f"the claim is {verdict} on its domain"
