@@ -27,7 +27,7 @@ def whole(value, name, low, high, fix):
             return int(value)
         raise InputError(f"{name} = {shown(value, 40)} is not a whole number; {fix}", name)
     if not low <= value <= high:
-        raise InputError(f"{name} = {shown(value, 40)} is outside {low}..{high}; {fix}", name)
+        raise InputError(f"{name} = {shown(value, 40)} is outside {shown(low, 40)}..{shown(high, 40)}; {fix}", name)
     return value
 
 

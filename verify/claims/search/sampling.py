@@ -198,6 +198,17 @@ def cache_folder():
     return Path(base) / "verify" / "hypothesis"
 
 
+def use_cache_folder_by_default():
+    """Hypothesis's folder is `cache_folder()` from now on, unless the caller set one (HYPOTHESIS_STORAGE_DIRECTORY,
+    or set_hypothesis_home_dir): for verify.strategies, whose draws would otherwise write `.hypothesis/` here."""
+    from hypothesis import configuration
+
+    chosen = vars(configuration).get("__hypothesis_home_directory")
+    if chosen in (None, vars(configuration).get("__hypothesis_home_directory_default")) and \
+            not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        set_hypothesis_home_dir(cache_folder())
+
+
 def _settings(seed_value, max_examples, shrink=True):
     """Hypothesis's settings for one probe; without `shrink` (beyond SCALE_N tokens, where each case Hypothesis
     rebuilds is an n × n exact matrix) a failure is reported as drawn."""
