@@ -19,7 +19,7 @@ from verify.claims.cases.mode import decide_on_case as _decide_on_case
 from verify.claims.cases.mode import evaluate_case as _evaluate_case
 from verify.claims.certificates.check import judge_certificate as _judge_certificate
 from verify.claims.claimfile import load_claims as _load_claims
-from verify.claims.claimfile import parse_claims_text
+from verify.claims.claimfile import MAX_CLAIMS, parse_claims_text
 from verify.claims.verdicts.decide import run_claims as _run_claims
 from verify.claims.jobs import Job
 from verify.claims.builtin.registry import get_claim
@@ -186,9 +186,16 @@ def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out=None, pr
     """
     if isinstance(claims, (str, Path)):
         claims = load_claims(claims)
-    if not isinstance(claims, (list, tuple)) or not all(isinstance(c, FormulaClaim) for c in claims):
+    if not isinstance(claims, (list, tuple)) or not all(isinstance(c, FormulaClaim) for c in claims[:MAX_CLAIMS + 1]):
         raise InputError(f"claims is a {type(claims).__name__}; give a claim file's path or text, or what "
                          "verify.load_claims returned", "claims")
+    if len(claims) > MAX_CLAIMS:
+        raise InputError(f"claims holds {len(claims):,} claims and lemmas; give at most {MAX_CLAIMS} (a claim file's "
+                         "bound: each takes seconds to decide), or run them in parts", "claims")
+    ids = [c.id for c in claims]
+    if len(set(ids)) != len(ids):
+        twice = next(i for i in ids if ids.count(i) > 1)
+        raise InputError(f"claims has the id {shown(twice, 60)} twice; give each claim and lemma once", "claims")
     chosen = _search_options(seed, samples, dps, claim_ids, out, progress, workers, scheduler, example_db)
     return _run_claims(claims, **chosen)
 

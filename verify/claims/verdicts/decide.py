@@ -225,10 +225,13 @@ def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out_dir=None
     from verify.claims.jobs import Job
     from verify.claims.verdicts.results import Report
 
+    from verify.claims.certificates.files import check_targets
+
     started = time.perf_counter()
+    chosen = [c for c in _select(claims, claim_ids) if not c.lemma]  # an unknown id is refused before any lemma runs
+    check_targets(out_dir, [(c.id, None) for c in claims if c.lemma or c in chosen])
     lemma_results, lemmas, assumed, interrupted = _decide_lemmas([c for c in claims if c.lemma], seed, samples, dps,
                                                                   out_dir, progress, workers, scheduler, example_db, executor)
-    chosen = [c for c in _select(claims, claim_ids) if not c.lemma]
     jobs = [Job(claim, None, lemmas, assumed) for claim in chosen]
     outcomes, _, stopped = run_jobs(jobs, seed, samples, dps, out_dir, progress, workers, scheduler, example_db,
                                     executor) if jobs and not interrupted else ([], None, interrupted)
