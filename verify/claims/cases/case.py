@@ -107,12 +107,31 @@ def read_json(path, what):
         raise InputError(f"{what} file {shown(path, 200)} is not UTF-8 text (byte {error.start}); save it as UTF-8 JSON") from None
     try:
         return json.loads(text, parse_float=str,  # a JSON number is the decimal it is written as
-                          parse_int=lambda digits: int(digits) if len(digits) <= 4000 else digits)
+                          parse_int=lambda digits: int(digits) if len(digits) <= 4000 else digits,
+                          object_pairs_hook=_unique_keys)
+    except DuplicateKey as twice:
+        raise InputError(f"{what} file {shown(path, 200)} has the key {shown(twice.key, 40)} twice in one object (JSON "
+                         "readers would keep only one of them); give each key once") from None
     except RecursionError:
         raise InputError(f"{what} file {shown(path, 200)} is nested too deeply to read (about 1,000 levels is the limit); a "
                          f"{what} file needs only a few levels") from None
     except (json.JSONDecodeError, ValueError) as error:
         raise InputError(f"{what} file {shown(path, 200)} is not valid JSON ({str(error)[:80]}); fix the syntax") from None
+
+
+class DuplicateKey(ValueError):
+    def __init__(self, key):
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs):
+    """A JSON object as a dict, refusing a key given twice (json keeps the last silently)."""
+    table = dict(pairs)
+    if len(table) != len(pairs):
+        seen = set()
+        raise DuplicateKey(next(k for k, _ in pairs if k in seen or seen.add(k)))
+    return table
 
 
 def parse_case(data, where="case", require_H=True):

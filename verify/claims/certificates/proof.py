@@ -29,7 +29,9 @@ from verify.claims.prover.smt import build_query
 from verify.claims.prover.solvers import both_prove, proved_by_both, said, versions
 from verify.claims.verdicts.results import CheckResult
 from verify.base.errors import InputError
+from verify.claims.claimfile import MAX_CLAIMS
 
+MAX_USER_LEMMAS = MAX_CLAIMS  # a claim file's lemmas a proof certificate may list (a file holds at most this many)
 
 
 def proof_body(job, proof, case=None, algebras=()):
@@ -178,10 +180,20 @@ def _file_lemmas(claims_file):
 
 
 def _lemmas_problem(lemmas):
+    """Why the certificate's list of lemmas is malformed, or None. Its size is bounded before anything is read: at
+    most the library's facts and MAX_USER_LEMMAS of a claim file's, each id once."""
+    if isinstance(lemmas, list) and len(lemmas) > len(library.FACTS) + MAX_USER_LEMMAS:
+        return (f"the certificate lists {len(lemmas):,} lemmas; a proof cites at most the library's {len(library.FACTS)} "
+                f"facts and {MAX_USER_LEMMAS} of a claim file's lemmas")
     if not isinstance(lemmas, list) or not all(isinstance(l, dict) and (set(l) == {"id", "text", "source"} and
                                                all(isinstance(v, str) for v in l.values()) or _user_entry(l))
                                                for l in lemmas):
         return "lemmas must be a list of {id, text, source} strings (and, for a claim file's lemma, n, hessian, assumed)"
+    ids = [l["id"] for l in lemmas]
+    if len(set(ids)) != len(ids):
+        return f"the lemma {shown(next(i for i in ids if ids.count(i) > 1), 40)} is listed twice"
+    if sum("assumed" in l for l in lemmas) > MAX_USER_LEMMAS:
+        return f"the certificate lists more than {MAX_USER_LEMMAS} lemmas of a claim file (a claim file holds at most that)"
     for lemma in (l for l in lemmas if "assumed" not in l):
         fact = library.BY_ID.get(lemma["id"])
         if fact is None:
