@@ -51,3 +51,12 @@ def test_an_unknown_claim_in_a_file_with_lemmas_writes_nothing(tmp_path):
     code, out, err = run(["claims", str(claims), "--claim", "nope", "--samples", "5", "--out", str(tmp_path / "out")])
     assert code == 2 and len(err.splitlines()) == 1 and "nope" in err, err
     assert not (tmp_path / "out").exists()
+
+
+def test_samples_above_the_most_a_run_can_afford_name_the_maximum():
+    from verify.base.options import MAX_SAMPLES
+
+    code, _, err = run(["theorem2", "--samples", str(MAX_SAMPLES + 1)])
+    assert code == 2 and len(err.splitlines()) == 1 and f"{MAX_SAMPLES:,}" in err, err
+    with pytest.raises(verify.InputError, match=f"{MAX_SAMPLES:,}"):
+        verify.run_theorem2(samples=MAX_SAMPLES + 1)

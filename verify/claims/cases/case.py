@@ -70,7 +70,13 @@ class Case:
         return s - np.log(np.sum(np.exp(s)))
 
     def H_float(self):
-        return np.array([[float(v) for v in row] for row in self.H])
+        """H in float64 (a copy: the caller may change it), converted once per case (n² Fractions at n = 1000 take
+        a second)."""
+        cached = self.__dict__.get("_H_float")
+        if cached is None:
+            cached = np.array([[float(v) for v in row] for row in self.H])
+            object.__setattr__(self, "_H_float", cached)
+        return cached.copy()
 
     def inputs(self):
         """The JSON case-file form (exact decimal strings), which `--case` and certificates read."""
@@ -89,12 +95,19 @@ class Case:
         return (f"Case(n={self.n}, given={self.given!r}, logits={shown(list(self.logits), 120)}, "
                 f"H={shown(None if self.H is None else list(self.H), 120)}, L={shown(self.L)}, mu={shown(self.mu)})")
 
+    def _repr_pretty_(self, printer, cycle):
+        """Hypothesis prints a drawn case through this (its own printer would walk all n² entries)."""
+        printer.text(repr(self))
+
     @classmethod
     def from_arrays(cls, logits, H, L=None, mu=None):
         """From float64 (or integer) arrays, each value taken exactly."""
         exact = lambda v: Fraction(int(v)) if isinstance(v, (int, np.integer)) else Fraction(float(v))
-        return cls(tuple(exact(v) for v in logits), tuple(tuple(exact(v) for v in row) for row in H),
+        case = cls(tuple(exact(v) for v in logits), tuple(tuple(exact(v) for v in row) for row in H),
                    None if L is None else exact(L), None if mu is None else exact(mu))
+        if isinstance(H, np.ndarray) and H.dtype == np.float64:  # every float64 is exact: the same values
+            object.__setattr__(case, "_H_float", H.copy())
+        return case
 
 
 def read_json(path, what):
