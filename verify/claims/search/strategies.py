@@ -26,7 +26,7 @@ from verify.base.errors import InputError
 from verify.claims.cases.case import LOGIT_LIMIT, MAX_MATRIX_N, Case
 
 FAMILIES = ("spd", "isotropic", "diagonal")
-MAX_N = MAX_MATRIX_N  # rows of a drawn case: a case file's bound
+MAX_N = 2 * MAX_MATRIX_N  # rows of a drawn case (the search draws a few past a claim's least n, which reaches 1000)
 MAX_EIGENVALUE = 2**1000
 MIN_LOG = -LOGIT_LIMIT  # the deepest logit a case file takes
 
