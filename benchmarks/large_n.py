@@ -36,7 +36,7 @@ CLAIMS = {  # name -> (holds, n range)
     "z(1000)": ("z(1000) <= z_min * 2", "[1000, 1000]"),
     "lambda(999)": ("lambda(999) >= mu_T * z_min**2", "[1000, 1000]"),
     "n in [1000, inf]": ("lambda_min <= mu_T * z_max**2", "[1000, inf]"),
-    "many pieces": ("z(40) <= z(n-40) + 1", "[2, 1000]"),
+    "many pieces": ("z(30) <= z(n-30) + 1", "[31, 1000]"),  # 31 pieces: each n below 61 alone, then n ≥ 61
 }
 
 
