@@ -16,6 +16,7 @@ import mpmath as mp
 import numpy as np
 
 from verify.claims.search import sampling as search
+from verify.claims.search.structured import run_structured
 from verify.claims.cases.case import parse_case
 from verify.claims.exact import exact_outcome
 from verify.claims.executors import check_stop
@@ -273,32 +274,6 @@ def _examples(samples, n):
     return max(count // 5, min(20, count))
 
 
-def run_structured(job, dps, extra=(), only=None):
-    """The structured phase of one job (verify.claims.cases.structured): two-level and uniform z with isotropic
-    and two-level diagonal H at token counts up to 10⁶, decided with balls of their exact quantities (exactly at a
-    tie). `extra`: more token counts to try (those a model names, and their neighbours); `only`: try only those.
-    (failing cases, the smallest n first, at most CANDIDATES; cases decided)."""
-    from verify.claims.cases.structured import FORALL_BUDGET, decidable, structured_cases, work
-    from verify.claims.exact import structured_outcome
-
-    failing, decided, spent = [], 0, 0
-    bits = bits_for(2 * dps)
-    n_range = job.claim.n_range
-    if only is not None:
-        n_range = (max(n_range[0], min(only) - 1), min(n_range[1], max(only) + 1))
-    for case in structured_cases(n_range, job.family, extra, only=only):
-        check_stop()
-        if not decidable(job.tree, case.n) or (work(job.tree, case.n) > 1 and spent > FORALL_BUDGET):
-            continue
-        spent += work(job.tree, case.n)
-        decided += 1
-        if structured_outcome(job.tree, case, bits).status == FAILS:
-            failing.append(case)
-            if len(failing) >= CANDIDATES:
-                break
-    return tuple(failing), decided
-
-
 def single_tasks(jobs, seed, samples, dps, example_db=None):
     """The random units (per pool of jobs), one adversarial task and one structured task per job, as
     (label, function, args)."""
@@ -308,7 +283,7 @@ def single_tasks(jobs, seed, samples, dps, example_db=None):
     # the long sequential tasks first, so the short units fill in around them
     tasks = [(f"{job.label}: adversarial", run_adversarial, (job, seed, dps, _examples(samples, job.n_range[1]),
                                                              example_db)) for job in jobs]
-    tasks += [(f"{job.label}: structured", run_structured, (job, dps)) for job in jobs]
+    tasks += [(f"{job.label}: structured", run_structured, (job, dps)) for job in jobs]  # (search.structured)
     for pool, ids in pools.items():
         units = units_for(seed, search.scaled(samples, pool.n_range[1]), tuple(ids), dps)
         tasks += [(f"samples {u.start}–{u.stop - 1}", run_unit, (u, jobs)) for u in units]
