@@ -71,3 +71,28 @@ def test_a_bad_lemma_is_refused_in_one_line(text, names):
     with pytest.raises(InputError) as error:
         parse_claims_text(text + '[[claim]]\nid = "c"\nholds = "n >= 2"\n')
     assert names in str(error.value) and "\n" not in str(error.value)
+
+
+NEEDLESS = '''[[lemma]]
+id = "lem.jmax_half"
+holds = "j_max <= 1/2"
+n = [2, inf]
+source = "Gershgorin's discs of J"
+assume = true
+[[claim]]
+id = "plain"
+holds = "kappa <= (L_T/mu_T)*R**2"
+n = [2, inf]
+[[claim]]
+id = "needs"
+holds = "j_max <= 1/2 + z_min"
+n = [2, inf]
+'''
+
+
+def test_an_assumed_lemma_is_cited_only_where_it_is_needed():
+    results = {r.id: r for r in run_claims(parse_claims_text(NEEDLESS), seed=0, samples=20, workers=1).claims}
+    plain = results["plain"]
+    assert plain.verdict == "PROVED"  # provable from the facts alone: no assumption is reported
+    assert "lem.jmax_half" not in [lemma["id"] for lemma in plain.evidence.proof.lemmas]
+    assert results["needs"].verdict == "PROVED assuming lem.jmax_half"

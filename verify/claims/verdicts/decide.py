@@ -18,6 +18,7 @@ from verify.claims.certificates.stored_claim import MAX_CHECK_N
 from verify.claims.executors import run_tasks
 from verify.claims.language.outcome import FAILS
 from verify.claims.record import FAMILY_TEXT
+from verify.claims.verdicts.proved import proved_assuming
 from verify.claims.verdicts.results import ClaimResult, Counterexample, InterruptedEvidence, ProofEvidence, verdict_of
 from verify.numerics.precision import CERTIFY_DPS
 
@@ -42,7 +43,7 @@ def prove_job(job, dps):
     from verify.claims.prover.hints import cases_from_model
     from verify.claims.prover.prove import prove_with_identities
 
-    proof, algebras = prove_with_identities(job.tree, job.claim.n_range, job.claim.hessian, job.lemmas)
+    proof, algebras = least_assumption_proof(job, prove_with_identities)
     failing, tried = [], 0
     decider = Decider(dps, job.needs)
     hints = proof.hints if job.min_n <= MAX_CHECK_N else ()  # a case beyond check's bound could not be certified
@@ -53,6 +54,19 @@ def prove_job(job, dps):
                 if decider.decide(job, case).status == FAILS:
                     failing.append(case)
     return proof, tuple(failing), tried, algebras
+
+
+def least_assumption_proof(job, prove):
+    """(Proof, identities) of a job citing as few assumptions as it can: first from the facts and the lemmas that rest
+    on nothing taken as given; only when that fails, from every lemma (a claim provable without an assumed lemma is a
+    plain PROVED, and an assumed lemma is cited only when it is needed)."""
+    rests_on_assumption = dict(job.assumed)
+    unassumed = tuple(lemma for lemma in job.lemmas if lemma.id not in rests_on_assumption)
+    if len(unassumed) < len(job.lemmas):
+        proof, algebras = prove(job.tree, job.claim.n_range, job.claim.hessian, unassumed)
+        if proof.status == "proved":
+            return proof, algebras
+    return prove(job.tree, job.claim.n_range, job.claim.hessian, job.lemmas)
 
 
 def formula_result(job, index, collected, dps, samples, out_dir):
@@ -248,18 +262,13 @@ def _decide_lemmas(lemmas, seed, samples, dps, out_dir, progress, workers, sched
         results.append(outcome)
         if interrupted:
             return results, citable, assumed, True
-        proved = outcome.verdict.startswith("PROVED")
-        if proved or (lemma.assume and outcome.verdict not in ("REFUTED", "CONTRADICTION")):
+        roots = proved_assuming(outcome.verdict)
+        if roots is not None or (lemma.assume and outcome.verdict not in ("REFUTED", "CONTRADICTION")):
             citable += (lemma.as_fact(),)
-            roots = _assumed_roots(outcome.verdict) if proved else (lemma.id,)
+            roots = (lemma.id,) if roots is None else roots
             if roots:  # taken as given, or proved from lemmas taken as given: a claim citing it rests on those
                 assumed += ((lemma.id, roots),)
     return results, citable, assumed, False
-
-
-def _assumed_roots(verdict):
-    """The lemmas a "PROVED assuming a, b" verdict rests on: (a, b); () for a plain PROVED."""
-    return tuple(verdict.partition(" assuming ")[2].split(", ")) if " assuming " in verdict else ()
 
 
 def _select(claims, claim_ids):
