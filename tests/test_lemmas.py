@@ -96,3 +96,20 @@ def test_an_assumed_lemma_is_cited_only_where_it_is_needed():
     assert plain.verdict == "PROVED"  # provable from the facts alone: no assumption is reported
     assert "lem.jmax_half" not in [lemma["id"] for lemma in plain.evidence.proof.lemmas]
     assert results["needs"].verdict == "PROVED assuming lem.jmax_half"
+
+
+def test_an_assumed_lemma_is_shown_as_assumed_never_as_holds(report):
+    import io
+
+    from rich.console import Console
+
+    from verify.commandline.tables import theorem2_table
+    from verify.claims.verdicts.decide import run_claims as decide
+
+    lemma = report["assumed.trace7"]
+    assert lemma.verdict == "ASSUMED" and "taken as given" in lemma.evidence.note
+    assert report["step.bottom"].verdict == "PROVED"  # a lemma proved is PROVED, never ASSUMED
+    out = io.StringIO()
+    theorem2_table(decide(load_claims(EXAMPLE), seed=0, samples=20, workers=1), Console(file=out, width=160))
+    row = next(line for line in out.getvalue().splitlines() if "assumed.trace7" in line)
+    assert "ASSUMED" in row and "HOLDS" not in row

@@ -16,7 +16,7 @@ from verify.numerics.precision import decimal
 from verify.base.versions import package_versions
 
 VERDICT_STYLE = {"PROVED": "bold green", "CERTIFIED": "green", "HOLDS": "cyan", "REFUTED": "bold red", "INCONCLUSIVE": "yellow",
-                 "INTERRUPTED": "magenta", "CONTRADICTION": "bold white on red"}
+                 "ASSUMED": "yellow", "INTERRUPTED": "magenta", "CONTRADICTION": "bold white on red"}
 SHOWN_DIGITS = 6  # significant digits of a number in a table (the JSON has them all)
 VALUE_DIGITS = 15  # case mode's spectrum, whose digits are the point of asking
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")

@@ -259,16 +259,30 @@ def _decide_lemmas(lemmas, seed, samples, dps, out_dir, progress, workers, sched
         job = Job(lemma, None, citable, assumed)
         (outcome,), _, interrupted = run_jobs([job], seed, samples, dps, out_dir, progress, workers, scheduler,
                                               example_db, executor)
-        results.append(outcome)
         if interrupted:
-            return results, citable, assumed, True
+            return results + [outcome], citable, assumed, True
         roots = proved_assuming(outcome.verdict)
-        if roots is not None or (lemma.assume and outcome.verdict not in ("REFUTED", "CONTRADICTION")):
+        if roots is None and lemma.assume and outcome.verdict not in ("REFUTED", "CONTRADICTION"):
+            outcome, roots = as_assumed(outcome), (lemma.id,)
+        results.append(outcome)
+        if roots is not None:
             citable += (lemma.as_fact(),)
-            roots = (lemma.id,) if roots is None else roots
             if roots:  # taken as given, or proved from lemmas taken as given: a claim citing it rests on those
                 assumed += ((lemma.id, roots),)
     return results, citable, assumed, False
+
+
+def as_assumed(outcome):
+    """An assumed lemma's result: ASSUMED (taken as given, neither proved nor refuted), with what the search saw."""
+    import dataclasses
+
+    searched = f"taken as given (assume = true); the search alone would say {outcome.verdict}"
+    note = getattr(outcome.evidence, "note", None)
+    evidence = outcome.evidence.with_(note=f"{searched}; {note}" if note else searched)
+    return dataclasses.replace(outcome, verdict=ASSUMED, evidence=evidence)
+
+
+ASSUMED = "ASSUMED"
 
 
 def _select(claims, claim_ids):
