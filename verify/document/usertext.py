@@ -4,7 +4,7 @@ statement and source, a verdict's text, a file's name: it is text, never TeX.
 Each character is mapped on its own, with no state and no recursion: a letter, digit or space stays as it is;
 a character TeX reads as a command or a group (``\\ { } $ & % # ^ _ ~``, and ``< > | [ ]``, which T1 text or an
 optional argument would read otherwise) becomes the command that prints it; a Unicode symbol becomes the fixed
-command that prints it (λ → ``\\ensuremath{\\lambda}``, ² → ``\\textsuperscript{2}``, é → ``\\'{e}``); any other
+command that prints it (λ → ``\\ensuremath{\\lambda}``, ² → ``\\ensuremath{^{2}}``, é → ``\\'{e}``); any other
 character is refused (`NotTypeset`).  So the output holds no command and no brace the user wrote: it cannot
 read or write a file, open a group it does not close, or end the document, whatever the string.  The
 mathematics of a claim is never taken from its prose: it is printed from the parsed claim
@@ -42,12 +42,15 @@ def _character(char, value):
         return "~" if char in "\u00a0\u202f" else " "
     if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn"):
         raise NotTypeset(f"the control or unassigned character U+{ord(char):04X} in {value!r}")
-    if char in SUPERSCRIPTS:
-        return "\\textsuperscript{" + ESCAPED.get(SUPERSCRIPTS[char], SUPERSCRIPTS[char]) + "}"
+    if char in SUPERSCRIPTS:  # the tables' entries are fixed math (a digit, a letter, \top)
+        return "\\ensuremath{^{" + SUPERSCRIPTS[char] + "}}"
     if char in SUBSCRIPTS:
-        return "\\textsubscript{" + ESCAPED.get(SUBSCRIPTS[char], SUBSCRIPTS[char]) + "}"
+        return "\\ensuremath{_{" + SUBSCRIPTS[char] + "}}"
     if char in GREEK or (char in SYMBOLS and not char.isascii()):
         return "\\ensuremath{" + (GREEK.get(char) or SYMBOLS[char]) + "}"
+    compatible = unicodedata.normalize("NFKC", char)
+    if compatible != char and compatible.isascii():  # a full-width ＼ is a backslash: escaped as one
+        return "".join(_character(c, value) for c in compatible)
     return _letter(char, value)  # an accented letter, a dash, a quotation mark; NotTypeset for anything else
 
 
