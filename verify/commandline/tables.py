@@ -150,11 +150,19 @@ def _proof_line(proof, verdict):
     if proof.status in ("proved", "disproved"):
         families = list(dict.fromkeys(lemma["id"].split(".")[0] for lemma in proof.lemmas))
         what = "proof" if proof.status == "proved" else "proof of the negation"
-        kind = f" ({proof.kind})" if proof.kind else ""
+        kind = f" ({_kind_text(proof)})" if proof.kind else ""
         return f"{what}{kind}: {proof.domain}; from {', '.join(families)}; {_solvers_text(proof)}"
     if verdict in ("HOLDS", "INCONCLUSIVE") and proof.reason:
         return f"prover: {proof.status}: {proof.reason}"
     return ""
+
+
+def _kind_text(proof):
+    """The kind of proof, naming the pieces that rest on the solvers alone when others have an identity."""
+    alone = [piece["piece"] for piece in proof.pieces if piece.get("kind") != "algebraic identity"]
+    if not alone or len(alone) == len(proof.pieces):
+        return proof.kind
+    return f"algebraic identity, except on {', '.join(dict.fromkeys(alone))}: Z3 and cvc5 alone"
 
 
 def _solver_seconds(proof):
