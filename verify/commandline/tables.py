@@ -56,6 +56,20 @@ def _widest_number_word(texts):
     return max(map(len, words), default=1)
 
 
+GREEK_NAMES = {"lambda": "λ", "mu": "μ", "kappa": "κ", "sigma": "σ", "pi": "π"}
+SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+RELATION_SIGNS = {">=": "≥", "<=": "≤", "==": "=", "!=": "≠"}
+
+
+def formula_text(text):
+    """A claim's formula (claim-language text) in compact Unicode for a table: λ_max ≥ L_T·z_min², κ ≤ (L_T/μ_T)·R²."""
+    out = re.sub(r"\b(lambda|mu|kappa|sigma|pi)(?=\b|_|\()", lambda m: GREEK_NAMES[m.group(1)], text)
+    out = re.sub(r"\*\*\(?(-?\d+)\)?(?![\d.])", lambda m: m.group(1).translate(SUPERSCRIPT), out)
+    out = re.sub(r"\s*(>=|<=|==|!=)\s*", lambda m: f" {RELATION_SIGNS[m.group(1)]} ", out)
+    out = re.sub(r"(\s*)\*(\s*)", r"\1·\2", out.replace("**", "^"))  # spaced as written: a / b · c stays (a/b)·c
+    return re.sub(r"\bsqrt\(", "√(", out)
+
+
 def evidence_text(result):
     """The evidence column: dispatched on the evidence's type (as SymPy's printer dispatches `_print_<Type>`)."""
     evidence = result.evidence
@@ -228,6 +242,8 @@ def theorem2_table(report, console=None, title=None):
         claim = Text(result.id)
         if result.reading:
             claim.append("\n" + result.reading, style="dim")
+        if result.text:
+            text = f"⊢ {formula_text(result.text)}\n{text}"  # the inequality the verdict is about, under its reading
         style = VERDICT_STYLE.get(result.verdict, "green" if result.verdict.startswith("PROVED assuming") else "")
         verdict = Text(result.verdict, style=style)
         if result.disagrees:
