@@ -126,3 +126,20 @@ def test_the_hostile_fixture_exports_and_compiles_reading_and_writing_no_file(tm
     user = (out / "user-claims.tex").read_text()
     assert "we\\_ird\\%\\{x\\}\\$\\#\\&\\~{}\\^{}{[}1{]}.toml" in user  # the file name, as text
     assert "\\textbf{ASSUMED}" in user and "\\textbf{PROVED} assuming \\texttt{hostile.lemma\\_x}" in user
+
+
+def test_ci_runs_the_compile_tests_of_the_hostile_fixture_and_of_every_example():
+    """.ci/run installs pdflatex and runs the README's test command, whose default selection keeps `slow` tests."""
+    root = Path(__file__).resolve().parent.parent
+    ci = (root / ".ci" / "run").read_text()
+    assert "texlive-latex-base" in ci and ci.rstrip().endswith("python -m pytest")
+    readme = (root / "README.md").read_text()
+    assert "&& python -m pytest\n" in readme
+    addopts = next(line for line in (root / "pyproject.toml").read_text().splitlines() if line.startswith("addopts"))
+    assert "not slow" not in addopts and "not soak" in addopts
+    import tests.test_latex_proofs as proofs
+
+    for test in (test_the_hostile_fixture_exports_and_compiles_reading_and_writing_no_file,
+                 proofs.test_the_export_of_every_example_file_compiles):
+        marks = {mark.name for mark in getattr(test, "pytestmark", [])}
+        assert "slow" in marks and "soak" not in marks and "skip" not in marks
