@@ -267,7 +267,7 @@ def test_the_export_checks_its_decisions_settings_before_any_work(tmp_path, deci
     assert error.value.parameter == named and not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize("n, digits", [(2, 1), (4, 3), (8, 12)])
+@pytest.mark.parametrize("n, digits", [(2, 1), (4, 3), (8, 12), (12, 0)])  # 12: more columns than pmatrix holds
 def test_a_counterexample_of_any_size_fits_the_page(tmp_path, n, digits):
     needs_pdflatex()
     from verify.claims.language.latex import claim_latex as latex

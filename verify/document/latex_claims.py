@@ -109,14 +109,19 @@ def _proof(proof, refutes=False):
         note = f", {prose(where)}" if where else ""
         rows.append(f"  & {inequality} && \\text{{\\texttt{{{user_name(fact)}}}{note}}}")
     claim = "The claim fails for every case of its domain: its negation" if refutes else "The claim"
-    lines = [f"\\textit{{Proof.}} {claim} follows from these facts:\n",
-             "\\begin{align*}\n", " \\\\\n".join(rows), "\n\\end{align*}\n"]
+    if rows:
+        lines = [f"\\textit{{Proof.}} {claim} follows from these facts:\n",
+                 "\\begin{align*}\n", " \\\\\n".join(rows), "\n\\end{align*}\n"]
+    else:
+        lines = [f"\\textit{{Proof.}} {claim} follows from its domain alone, citing no fact.\n"]
     if len(proof.pieces) > 1:
         lines.append(_pieces(proof))
     lines.append(proof_argument(proof.certificate, proof.domain, refutes))
     if proof.lemmas:
         lines.append(lemmas_text(proof.lemmas))
-    lines.append(f"Sources: {_sources(proof.facts)}. \\hfill$\\square$\n")
+    assumed = {lemma.id for lemma in proof.lemmas if lemma.assumed}  # their sources are in their own sentence
+    sourced = [fact for fact in proof.facts if fact[1] not in assumed]
+    lines.append(f"Sources: {_sources(sourced)}. \\hfill$\\square$\n" if sourced else "\\hfill$\\square$\n")
     return "".join(lines)
 
 
@@ -245,7 +250,7 @@ def _column(values):
 def _matrix(rows):
     """A matrix, or, when it is too wide for a line, its rows one after another (H_{k\\cdot} = row k)."""
     matrix = "\\begin{pmatrix}" + " \\\\ ".join(" & ".join(_number(v) for v in row) for row in rows) + "\\end{pmatrix}"
-    if width(matrix) <= LINE_CHARACTERS - 8:  # room for "H = " and the brackets
+    if width(matrix) <= LINE_CHARACTERS - 8 and len(rows[0]) <= 10:  # room for "H = "; pmatrix holds 10 columns
         return matrix
     return ";\\quad ".join(f"H_{{{k}\\cdot}} = (" + ",\\ ".join(_number(v) for v in row) + ")"
                             for k, row in enumerate(rows, 1))

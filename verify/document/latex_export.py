@@ -19,8 +19,8 @@ from verify.base.errors import InputError
 from verify.document.latex_claims import ALGEBRAIC_CERTIFICATES, ClaimRow, claims_section
 from verify.document.latex_display import display
 from verify.document.latex_proofs import n_text, verdict_rows
-from verify.document.mathtext import NotTypeset, prose, to_latex
-from verify.document.usertext import UserText, user_name, user_text
+from verify.document.mathtext import prose, to_latex
+from verify.document.usertext import UserText, unset_characters, user_name
 
 
 class Decision(NamedTuple):
@@ -214,14 +214,15 @@ def _load_user_claims(claims_file):
     from verify.claims.claimfile import load_claims  # only this option reads a claim file
 
     claims = load_claims(claims_file)
-    try:
-        user_text(Path(claims_file).name)
-        for claim in claims:
-            user_text(claim.statement)
-            user_text(claim.source)
-    except NotTypeset as error:
-        raise InputError(f"the claim file {str(claims_file)!r} cannot be set in LaTeX: {error}; write that text with "
-                         "other symbols", "claims") from None
+    texts = [("the file's name", Path(claims_file).name)]
+    texts += [(f"{'lemma' if c.lemma else 'claim'} {c.id}", text) for c in claims for text in (c.statement, c.source)]
+    unset = {}
+    for where, text in texts:
+        unset.setdefault(where, []).extend(char for char in unset_characters(text) if char not in unset.get(where, ()))
+    listed = [f"{', '.join(chars)} in {where}" for where, chars in unset.items() if chars]
+    if listed:
+        raise InputError(f"the claim file {str(claims_file)!r} cannot be set in LaTeX: no LaTeX for {'; '.join(listed)}; "
+                         "write that text with other symbols", "claims")
     return claims
 
 

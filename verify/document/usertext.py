@@ -54,6 +54,17 @@ def _character(char, value):
     return _letter(char, value)  # an accented letter, a dash, a quotation mark; NotTypeset for anything else
 
 
+def unset_characters(value):
+    """The characters of a user's string with no form under the rule, each once, in order, as "'✓' (CHECK MARK)"."""
+    found = []
+    for char in dict.fromkeys(str(value)):
+        try:
+            _character(char, value)
+        except NotTypeset:
+            found.append(f"{char!r} ({unicodedata.name(char, f'U+{ord(char):04X}')})")
+    return found
+
+
 def user_name(value):
     """A user's name (an id, a file name) for \\texttt: the same rule."""
     return user_text(value)
