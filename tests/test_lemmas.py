@@ -113,3 +113,30 @@ def test_an_assumed_lemma_is_shown_as_assumed_never_as_holds(report):
     theorem2_table(decide(load_claims(EXAMPLE), seed=0, samples=20, workers=1), Console(file=out, width=160))
     row = next(line for line in out.getvalue().splitlines() if "assumed.trace7" in line)
     assert "ASSUMED" in row and "HOLDS" not in row
+
+
+CHAINED = '''[[lemma]]
+id = "assumed.both"
+holds = "lambda_min >= mu_T * z_min**2 and j_max <= 1/2"
+n = [2, inf]
+assume = true
+[[lemma]]
+id = "lem.plain"
+holds = "lambda_min >= mu_T * z_min**2"
+n = [2, inf]
+[[claim]]
+id = "cites.plain"
+holds = "kappa <= lambda_max / (mu_T * z_min**2)"
+n = [2, inf]
+'''
+
+
+def test_check_reproves_a_lemma_as_the_decision_does_without_the_assumptions_first():
+    from verify.claims.certificates.proof import _user_lemmas
+
+    entries = [{"id": c.id, "text": c.text, "source": c.source, "n": [c.n_range[0], None], "hessian": c.hessian,
+                "assumed": c.assume} for c in parse_claims_text(CHAINED) if c.lemma]
+    _, roots, problem = _user_lemmas(entries, None, "certificate")
+    assert problem is None and roots == {"assumed.both": ("assumed.both",)}  # lem.plain rests on nothing assumed
+    results = {r.id: r for r in run_claims(parse_claims_text(CHAINED), seed=0, samples=20, workers=1).claims}
+    assert results["assumed.both"].verdict == "ASSUMED" and results["lem.plain"].verdict == "PROVED"
