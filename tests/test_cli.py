@@ -6,6 +6,7 @@ import pytest
 
 from tests.conftest import run_cli, run_cli_process
 from verify.base.errors import InputError
+from verify.claims.verdicts.decide import verdict_of
 
 
 def test_help_lists_commands():
@@ -99,7 +100,7 @@ def test_strict_case_mode_ignores_a_row_that_fails_undecided(tmp_path, monkeypat
 
     def undecided(*args):
         report = evaluate(*args)
-        rows = tuple(dataclasses.replace(r, holds=False, verdict="INCONCLUSIVE") if r.verdict == "REFUTED" else r
+        rows = tuple(dataclasses.replace(r, holds=False, verdict=verdict_of("undecided")) if r.verdict.text == "REFUTED" else r
                      for r in report.rows)
         return dataclasses.replace(report, rows=rows)
 
@@ -340,7 +341,7 @@ def test_theorem2s_table_states_the_formula_beside_each_verdict_within_80_column
     stated = [r for r in report.claims if r.text]
     assert len(firsts) == len(stated) and len(stated) >= 10
     for result, line in zip(stated, firsts):
-        assert line.startswith(f"│ {result.id} ") and f"│ {result.verdict} " in line, line
+        assert line.startswith(f"│ {result.id} ") and f"│ {result.verdict.text} " in line, line
         assert "⊢ " + formula_text(result.text)[:20].rsplit(" ", 1)[0] in line, line  # as much as fits the line
     assert "⊢ λ_max ≥ L_T · z_min²" in table or "⊢ λ_max ≥ L_T·z_min²" in table  # T2.eq47.max, tangent-exact
     assert formula_text("kappa <= (L_T/mu_T) * R**2") == "κ ≤ (L_T/μ_T) · R²"

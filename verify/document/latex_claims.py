@@ -5,7 +5,7 @@ from typing import NamedTuple
 
 from mpmath import mp
 
-from verify.claims.verdicts.proved import proved_assuming
+from verify.claims.results import VerdictKind
 from verify.document.latex_display import LINE_CHARACTERS, display, width
 from verify.document.mathtext import prose
 from verify.document.usertext import shown, user_name, user_text
@@ -72,11 +72,11 @@ def _verdict(row):
     else:
         lines.append("\n")
     if row.proof is not None:
-        lines.append(_proof(row.proof, refutes=proved_assuming(row.verdict) is None))
+        lines.append(_proof(row.proof, refutes=row.verdict.kind is not VerdictKind.PROVED))
     if row.counterexample is not None:
         lines.append(_counterexample(row.counterexample, row.latex))
     if row.proof is None and row.counterexample is None and row.searched:
-        lead = "" if proved_assuming(row.verdict) is not None else "No proof was found. "
+        lead = "" if row.verdict.kind is VerdictKind.PROVED else "No proof was found. "
         lines.append(f"{lead}{prose(row.searched)}\n")
     if row.note and row.proof is None:
         lines.append(_sentence(row.note) + "\n")
@@ -84,13 +84,12 @@ def _verdict(row):
 
 
 def verdict_text(verdict):
-    """A verdict in bold, its assumptions (lemma ids) after it in type: "PROVED assuming lem.a" →
+    """A Verdict in bold, its assumptions (lemma ids) after it in type: PROVED assuming lem.a →
     \\textbf{PROVED} assuming \\texttt{lem.a}."""
-    assumed = proved_assuming(verdict)
-    if not assumed:
-        return f"\\textbf{{{user_text(verdict)}}}"
-    ids = ", ".join(f"\\texttt{{{user_name(i)}}}" for i in assumed)
-    return f"\\textbf{{PROVED}} assuming {ids}"
+    bold = f"\\textbf{{{user_text(verdict.kind.value)}}}"
+    if not verdict.assumptions:
+        return bold
+    return f"{bold} assuming " + ", ".join(f"\\texttt{{{user_name(i)}}}" for i in verdict.assumptions)
 
 
 def _sentence(text):

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from mpmath import mp
 
-from verify.claims.verdicts.proved import proved_assuming
+from verify.claims.results import Verdict, VerdictKind
 
 DIGITS = 8  # significant digits of a counterexample's sides and margin as printed
 
@@ -29,7 +29,7 @@ class ProofRow(NamedTuple):
 
 class LemmaRow(NamedTuple):
     """A lemma of the claim file a proof cites: its id, its verdict (PROVED, "PROVED assuming …" or ASSUMED: taken
-    as given, an assumption of the proof) and its source (the user's text, UserText)."""
+    as given, an assumption of the proof; a Verdict) and its source (the user's text, UserText)."""
 
     id: str
     verdict: str
@@ -37,7 +37,7 @@ class LemmaRow(NamedTuple):
 
     @property
     def assumed(self):
-        return proved_assuming(self.verdict) is None
+        return self.verdict.kind is not VerdictKind.PROVED
 
 
 class CounterexampleRow(NamedTuple):
@@ -63,7 +63,7 @@ class VerdictRow(NamedTuple):
     was searched or checked (prose, Unicode), and the decision's note (prose, Unicode)."""
 
     reading: object
-    verdict: str
+    verdict: Verdict  # verify.claims.results.Verdict
     latex: str
     proof: object = None
     counterexample: object = None
@@ -89,9 +89,9 @@ def verdict_row(claim, result, lemmas=()):
     """One ClaimResult as a VerdictRow (see the module docstring)."""
     evidence = result.evidence
     proof = getattr(evidence, "proof", None)
-    proved = proved_assuming(result.verdict) is not None
+    proved = result.verdict.kind is VerdictKind.PROVED
     shown = proof is not None and proof.status == ("proved" if proved else "disproved")
-    shown = shown and (proved or result.verdict == "REFUTED")
+    shown = shown and (proved or result.verdict.kind is VerdictKind.REFUTED)
     found = getattr(evidence, "counterexample", None)
     return VerdictRow(result.reading, result.verdict, result.latex,
                       proof_row(claim, result.reading, proof, result.certificate_body, lemmas) if shown else None,
@@ -164,7 +164,7 @@ def _softmax(values, given):
 
 def searched(evidence):
     """What the decision searched or checked, in Unicode prose, from the fields of its evidence."""
-    from verify.claims.verdicts.results import MultiEvidence, SearchEvidence
+    from verify.claims.results import MultiEvidence, SearchEvidence
 
     if isinstance(evidence, SearchEvidence):
         return _search_text(evidence)
