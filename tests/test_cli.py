@@ -345,3 +345,14 @@ def test_theorem2s_table_states_the_formula_beside_each_verdict_within_80_column
         assert "⊢ " + formula_text(result.text)[:20].rsplit(" ", 1)[0] in line, line  # as much as fits the line
     assert "⊢ λ_max ≥ L_T · z_min²" in table or "⊢ λ_max ≥ L_T·z_min²" in table  # T2.eq47.max, tangent-exact
     assert formula_text("kappa <= (L_T/mu_T) * R**2") == "κ ≤ (L_T/μ_T) · R²"
+
+
+def test_the_table_names_the_pieces_that_rest_on_the_solvers_alone():
+    from verify.claims.results import ProofEvidence
+    from verify.commandline.tables import _kind_text
+
+    pieces = ({"piece": "n = 2", "kind": "Z3 and cvc5 agree"}, {"piece": "n ≥ 3", "kind": "algebraic identity"})
+    mixed = ProofEvidence("proved", "every n ≥ 2", pieces=pieces, kind="Z3 and cvc5 agree")
+    assert _kind_text(mixed) == "algebraic identity, except on n = 2: Z3 and cvc5 alone"
+    whole = ProofEvidence("proved", "every n ≥ 2", pieces=pieces[1:], kind="algebraic identity")
+    assert _kind_text(whole) == "algebraic identity"
