@@ -129,11 +129,11 @@ def _worst_margin_line(e, verdict):
 
 def _counterexample_line(e):
     c = e.counterexample
-    if "structured" in c.inputs:
-        return _structured_line(e, c)
-    coefficients = ("logits", c.inputs["logits"]) if "logits" in c.inputs else ("z", c.inputs.get("z"))
     sides = (f"{number_text(c.lhs)} vs {number_text(c.rhs)}, margin {number_text(c.margin)}" if c.lhs is not None
              else f"margin {number_text(c.margin)}")
+    if "structured" in c.inputs:
+        return _structured_line(c, sides)
+    coefficients = ("logits", c.inputs["logits"]) if "logits" in c.inputs else ("z", c.inputs.get("z"))
     how = "smallest counterexample, shrunk" if e.shrunk else "counterexample"
     random = f"; {e.random_counterexamples} random case(s) fail" if e.random_counterexamples else ""
     H = c.inputs["H"]
@@ -144,7 +144,7 @@ def _counterexample_line(e):
             f"({how_shown}); {c.inequality} fails: {sides}{random}")
 
 
-def _structured_line(e, c):
+def _structured_line(c, sides):
     """A structured counterexample by its structure: two-level z and H (verify.claims.cases.structured)."""
     form = c.inputs["structured"]
     n, top, ratio = form["n"], form["top"], form["ratio"]
@@ -152,8 +152,6 @@ def _structured_line(e, c):
     (kind, (first, second)), = form["H"].items()
     H = (f"H = {first}·I" + (f" + {second}·11ᵀ" if second != "0" else "")) if kind == "isotropic" else \
         f"H diagonal: {first} on the top, {second} below"
-    sides = (f"{number_text(c.lhs)} vs {number_text(c.rhs)}, margin {number_text(c.margin)}" if c.lhs is not None
-             else f"margin {number_text(c.margin)}")
     return f"structured counterexample: n = {n}, {z}, {H} (exact in the certificate); {c.inequality} fails: {sides}"
 
 
