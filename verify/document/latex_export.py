@@ -16,6 +16,7 @@ from typing import NamedTuple
 from verify.base import atomic
 from verify.derivations.registry import DERIVATIONS
 from verify.base.errors import InputError
+from verify.base.printable import shown
 from verify.document.latex_claims import ALGEBRAIC_CERTIFICATES, ClaimRow, claims_section
 from verify.document.latex_display import display
 from verify.document.latex_proofs import n_text, verdict_rows
@@ -189,7 +190,7 @@ def export(out_dir=None, claims_file=None, rows=None, decision=Decision()):
     `out_dir` None is `default_out_dir(claims_file)`."""
     out_dir = default_out_dir(claims_file) if out_dir is None else out_dir
     if not isinstance(decision, tuple) or len(decision) != 3:
-        raise InputError(f"decision = {str(decision)[:40]!r} is not a Decision; give Decision(seed, samples, dps)", "decision")
+        raise InputError(f"decision = {shown(decision, 40)} is not a Decision; give Decision(seed, samples, dps)", "decision")
     decision = Decision(*decision).checked()
     claims = _load_user_claims(claims_file) if claims_file is not None else None
     atomic.check_out_dir(out_dir, "LaTeX files")
@@ -221,7 +222,7 @@ def _load_user_claims(claims_file):
         unset.setdefault(where, []).extend(char for char in unset_characters(text) if char not in unset.get(where, ()))
     listed = [f"{', '.join(chars)} in {where}" for where, chars in unset.items() if chars]
     if listed:
-        raise InputError(f"the claim file {str(claims_file)!r} cannot be set in LaTeX: no LaTeX for {'; '.join(listed)}; "
+        raise InputError(f"the claim file {shown(str(claims_file), 200)} cannot be set in LaTeX: no LaTeX for {'; '.join(listed)}; "
                          "write that text with other symbols", "claims")
     return claims
 
@@ -231,8 +232,8 @@ def _write(out_dir, contents):
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise InputError(f"the output folder {out_dir!r} cannot be created ({error.strerror}); give a writable folder", "out") from None
+        raise InputError(f"the output folder {shown(out_dir, 200)} cannot be created ({error.strerror}); give a writable folder", "out") from None
     try:
         return [str(atomic.write_text(out / name, body)) for name, body in contents.items()]
     except PermissionError:
-        raise InputError(f"the output folder {out_dir!r} is not writable; give a folder you can write to", "out") from None
+        raise InputError(f"the output folder {shown(out_dir, 200)} is not writable; give a folder you can write to", "out") from None
