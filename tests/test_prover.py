@@ -116,7 +116,7 @@ def test_a_piece_with_no_identity_from_the_solvers_facts_gets_one_from_the_facts
             assert check_algebra(algebra, tree, piece.piece, [f for f in FACTS if f.id in piece.lemmas]) is None
     claims = parse_claims_text('[[claim]]\nid = "r"\nholds = "R >= 1"\nn = [2, inf]\n')
     result = run_claims(claims, seed=0, samples=20, workers=1).claims[0]
-    assert result.verdict == "PROVED" and result.evidence.proof.kind == "algebraic identity"
+    assert result.verdict.text == "PROVED" and result.evidence.proof.kind == "algebraic identity"
     check = check_body(result.certificate_body)
     assert check.confirmed and "2 piece(s) proved by an algebraic identity" in check.reason
 
