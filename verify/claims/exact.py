@@ -166,14 +166,28 @@ class _Exact:
             return {"<": sign < 0, "<=": sign <= 0, ">": sign > 0, ">=": sign >= 0, "==": sign == 0}[node.op]
         if isinstance(node, Not):
             return not self.truth(node.part)
-        if isinstance(node, And):
-            return all(self.truth(p) for p in node.parts)
-        if isinstance(node, Or):
-            return any(self.truth(p) for p in node.parts)
+        if isinstance(node, (And, Or)):
+            truths = self.every_truth(node.parts)
+            return all(truths) if isinstance(node, And) else any(truths)
         if isinstance(node, ForAll):
             low, high = node.lo.at(self.n), node.hi.at(self.n)
-            return all(self.truth(instantiate(node.part, Index(k))) for k in range(low, high + 1))
+            return all(self.every_truth([instantiate(node.part, Index(k)) for k in range(low, high + 1)]))
         raise Undecidable(type(node).__name__)
+
+    def every_truth(self, parts):
+        """Each part's truth, every part decided (no short cut): an undefined part anywhere makes the whole
+        undefined (`a or b` with a true and b undefined fails), even beside a part exact arithmetic cannot decide."""
+        truths, undecidable = [], None
+        for part in parts:
+            try:
+                truths.append(self.truth(part))
+            except Undefined:
+                raise
+            except Undecidable as reason:
+                undecidable = undecidable or reason
+        if undecidable is not None:
+            raise undecidable
+        return truths
 
 
 class _ExactAlgebra:
@@ -210,6 +224,9 @@ class _ExactAlgebra:
         raise Undecidable("a power whose exponent's kind is not known")
 
     def is_undefined(self, value):
+        return False
+
+    def is_open(self, value):
         return False
 
     def exponent_class(self, value, integer_valued):

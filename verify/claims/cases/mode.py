@@ -116,7 +116,8 @@ class DecisionResult:
     """A claim text decided on one case: margin (decimal), holds, decided, whether balls decided it, the values read."""
 
     claim: str  # the normalised text
-    margin: str  # decimal string; ≥ 0 holds (see verify.claims.language.outcome)
+    margin: str  # decimal string, ≥ 0 holds (see verify.claims.language.outcome); "undefined" where the claim is
+    # undefined (it fails), "undecided" where neither the digits nor the balls settle it (an undecided case has no margin)
     holds: bool
     decided: bool  # settled: at `dps` digits, or by balls
     rigorous: bool  # decided with python-flint balls
@@ -140,7 +141,7 @@ def decide_on_case(holds_text, case, dps=50):
     if not outcome.decided:
         outcome, rigorous = decide_rigorously(tree, case, dps)[0], True
     with mp.workdps(dps + 10):
-        shown = "undefined" if outcome.undefined else decimal(_mid(outcome.margin), 20)
+        shown = "undefined" if outcome.undefined else decimal(_mid(outcome.margin), 20) if outcome.decided else "undecided"
         values = _values_read(tree, point)
     return DecisionResult(normalise(holds_text), shown, outcome.holds, outcome.decided, rigorous, values)
 

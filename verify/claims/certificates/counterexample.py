@@ -60,14 +60,19 @@ def bits_limit(n, start):
 
 def certify(tree, case, dps):
     """What a certificate of the claim failing at `case` records, or None when the balls do not show it fails."""
+    return attempt(tree, case, dps)[0]
+
+
+def attempt(tree, case, dps):
+    """(what a certificate records or None, the balls' status at the case: holds, fails, tight or undecided)."""
     outcome, point, bits = decide_rigorously(tree, case, dps)
     if outcome.status != FAILS:
-        return None
+        return None, outcome.status
     with flint.ctx.workprec(bits):
         comparison, lhs, rhs, binding = binding_at(tree, point, Balls())
         with mp.workdps(dps + 10):
             return {"binding": {"comparison": to_text(comparison), "lhs": side_text(lhs, dps), "rhs": side_text(rhs, dps)},
-                    "margin": side_text(outcome.margin if not outcome.undefined else UNDEFINED, dps), "bits": bits}
+                    "margin": side_text(outcome.margin if not outcome.undefined else UNDEFINED, dps), "bits": bits}, FAILS
 
 
 def binding_at(tree, point, backend):

@@ -21,7 +21,8 @@ decided here, on its exact value, never on its text.
 
 A power whose exponent is not a constant reads the same rule at the exponent's value. A claim is
 defined at a case when every operation in it is; it holds there iff it is defined and its
-comparisons, joined by and / or / not / forall, hold (a `forall` over no index holds).
+comparisons, joined by and / or / not / forall, hold (a `forall` over no index holds). Every part of a
+claim counts: `a or b` with `a` true and `b` undefined is undefined, so it fails (no part is skipped).
 """
 import functools
 from dataclasses import dataclass
@@ -133,7 +134,9 @@ def interpret(node, algebra):
     constant(name) for π and e, neg, arithmetic(op, a, b) for + − ×, divide(a, b, guard),
     power(x, p, guard) for an exact p, exponent_class(value, integer_valued) → (is_integer, negative) or None,
     power_of(x, p, is_integer, guard), call(name, args, guard), require(kind, x) → a guard, False
-    (the condition fails) or None (not known), undefined(), unknown() and is_undefined(value)."""
+    (the condition fails) or None (not known), undefined(), unknown() (a value that may be undefined),
+    is_undefined(value) and is_open(value) (the value may be undefined). Undefinedness propagates: an
+    operation on an undefined operand is undefined, on a possibly undefined one possibly undefined."""
     return _interpret(fold(node), algebra)
 
 
@@ -149,6 +152,8 @@ def _interpret(node, algebra):
     parts = [_interpret(child, algebra) for child in _operands(node)]
     if any(algebra.is_undefined(p) for p in parts):
         return algebra.undefined()
+    if any(algebra.is_open(p) for p in parts):
+        return algebra.unknown()  # possibly undefined: so is every operation on it (x ** 0 and exp(x) included)
     if isinstance(node, Neg):
         return algebra.neg(parts[0])
     if isinstance(node, Power):
