@@ -27,7 +27,7 @@ from verify.numerics.precision import decimal
 @dataclass(frozen=True)
 class Evaluation:
     """A claim at one case: the binding comparison (the one that sets the margin) with its two sides and the
-    margin at `dps` digits (mpf; ≥ 0 holds), whether that precision decides it, and what the balls alone
+    margin at `dps` digits (mpf; ≥ 0 holds; "undecided" when neither those digits nor the balls decide it), whether that precision decides it, and what the balls alone
     say ("holds", "fails", or "undecided" when the claim is tight at this case), and the verdict at this case:
     CERTIFIED (the balls alone prove it holds here), REFUTED (they prove it fails here), or INCONCLUSIVE."""
 
@@ -84,6 +84,8 @@ def evaluate_job(job, case, dps, spectrum=None, balls=None, bits=None):
     if tie:  # exact arithmetic decided it: the sides are equal, whatever digits the estimate shows
         margin, outcome = mp.mpf(0), tie
     holds = rigorous == HOLDS if rigorous in (HOLDS, FAILS) else (outcome.holds or not outcome.decided)
+    if rigorous not in (HOLDS, FAILS) and not outcome.decided:
+        margin = "undecided"  # neither the digits nor the balls settle it: an undecided case has no margin
     verdict = {HOLDS: "CERTIFIED", FAILS: "REFUTED"}.get(rigorous, "INCONCLUSIVE")
     return Evaluation(job.claim.id, job.reading, to_text(comparison), lhs, rhs, margin, outcome.decided,
                       bool(holds), rigorous, verdict)

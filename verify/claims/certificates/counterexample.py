@@ -6,6 +6,8 @@ the claim's: the least under `and`, the greatest under `or`), its two sides and 
 `dps` digits. `recheck(tree, case, body)` is the independent half of `check`: it recomputes the
 same from the inputs alone and compares with what was recorded.
 """
+import math
+
 import flint
 import mpmath as mp
 
@@ -91,7 +93,8 @@ def binding_at(tree, point, backend):
     if undefined:
         return undefined[0]
     pick = max if isinstance(tree, Or) else min
-    return pick(found, key=lambda f: _mid(f[3].margin))
+    unknown = math.inf if pick is min else -math.inf  # a part whose margin the balls left unknown never binds
+    return pick(found, key=lambda f: unknown if math.isnan(_mid(f[3].margin)) else _mid(f[3].margin))
 
 
 def _mid(margin):
