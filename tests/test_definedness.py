@@ -9,6 +9,7 @@ import pytest
 from verify.api import decide_on_case, load_claims, make_case, run_claims
 from verify.base.errors import InputError
 from verify.claims.exact import decide_exactly
+from verify.claims.results import VerdictKind
 from verify.claims.language.balls import POSSIBLY_UNDEFINED, UNDEFINED, Balls
 from verify.claims.language.evaluate import decide, decide_at, value
 from verify.claims.language.latex import claim_latex
@@ -71,7 +72,7 @@ def test_the_issue_examples_are_refuted_through_claims_with_a_certificate_check_
                          '[[claim]]\nid = "power0"\nholds = "(1/(z_max - z_min))**0 == 1"\nn = [2, 10]\n')
     report = run_claims(claims, seed=0, samples=20, out=str(tmp_path), workers=1)
     for result in report.claims:
-        assert result.verdict == "REFUTED", (result.id, result.evidence)
+        assert result.verdict.kind is VerdictKind.REFUTED, (result.id, result.evidence)
         assert result.evidence.counterexample.margin == "undefined"
         assert result.evidence.certificate_check.startswith("CONFIRMED")
 
@@ -140,6 +141,6 @@ def test_a_failure_the_estimates_flag_but_the_balls_do_not_confirm_is_not_named(
     monkeypatch.setattr(engine.Decider, "decide", lambda self, job, case: wrong)
     claims = load_claims('[[claim]]\nid = "true"\nholds = "sqrt(z_max) + sqrt(z_min) <= 2"\nn = [2, 4]\n')
     result = run_claims(claims, seed=0, samples=10, workers=1).claims[0]
-    assert result.verdict != "REFUTED" and result.evidence.counterexample is None
+    assert not result.verdict.is_(VerdictKind.REFUTED) and result.evidence.counterexample is None
     assert result.evidence.worst_margin is None and not result.evidence.random_counterexamples
     assert "no failure is certain" in result.evidence.note and "hold there" in result.evidence.note

@@ -15,9 +15,8 @@ interpreted here in exact algebraic numbers.
 import functools
 from fractions import Fraction
 
-from verify.claims.language.semantics import NONNEG, NONZERO, interpret, item_index
-from verify.claims.language.syntax import And, Compare, ForAll, Index, IndexValue, Item, Not, Or
-from verify.claims.language.text import instantiate
+from verify.claims.language.semantics import NONNEG, NONZERO, interpret, item_index, judge
+from verify.claims.language.syntax import IndexValue, Item
 from verify.numerics.precision import Log
 
 EXACT_MAX_N = 6  # characteristic polynomials of degree ≤ 5 and their roots' minimal polynomials stay quick
@@ -32,6 +31,14 @@ class Undecidable(Exception):
 
 class Undefined(Exception):
     """A division by an exact 0, the square root of a negative number: the claim is undefined (it fails)."""
+
+
+UNDEFINED_TRUTH = "undefined"  # a comparison undefined at the case: the truth value the connectives propagate
+
+
+def _open(truth):
+    """A truth value that is not a boolean: undefined, or not decidable exactly."""
+    return truth is UNDEFINED_TRUTH or isinstance(truth, Undecidable)
 
 
 def exact_z(case):
@@ -161,33 +168,40 @@ class _Exact:
 
     # ------------------------------------------------ logic
     def truth(self, node):
-        if isinstance(node, Compare):
-            sign = self.sign(self.value(node.left) - self.value(node.right))
-            return {"<": sign < 0, "<=": sign <= 0, ">": sign > 0, ">=": sign >= 0, "==": sign == 0}[node.op]
-        if isinstance(node, Not):
-            return not self.truth(node.part)
-        if isinstance(node, (And, Or)):
-            truths = self.every_truth(node.parts)
-            return all(truths) if isinstance(node, And) else any(truths)
-        if isinstance(node, ForAll):
-            low, high = node.lo.at(self.n), node.hi.at(self.n)
-            return all(self.every_truth([instantiate(node.part, Index(k)) for k in range(low, high + 1)]))
-        raise Undecidable(type(node).__name__)
+        """The claim's truth: the connectives of the one semantics, in exact booleans (Undefined raised when the
+        claim is undefined anywhere, Undecidable when exact arithmetic cannot decide it)."""
+        found = judge(node, self, self.n)
+        if found is UNDEFINED_TRUTH:
+            raise Undefined()
+        if isinstance(found, Undecidable):
+            raise found
+        return found
 
-    def every_truth(self, parts):
-        """Each part's truth, every part decided (no short cut): an undefined part anywhere makes the whole
-        undefined (`a or b` with a true and b undefined fails), even beside a part exact arithmetic cannot decide."""
-        truths, undecidable = [], None
-        for part in parts:
-            try:
-                truths.append(self.truth(part))
-            except Undefined:
-                raise
-            except Undecidable as reason:
-                undecidable = undecidable or reason
+    def compare(self, node):
+        try:
+            sign = self.sign(self.value(node.left) - self.value(node.right))
+        except Undefined:
+            return UNDEFINED_TRUTH
+        except Undecidable as reason:
+            return reason
+        return {"<": sign < 0, "<=": sign <= 0, ">": sign > 0, ">=": sign >= 0, "==": sign == 0}[node.op]
+
+    def negate(self, truth):
+        return truth if _open(truth) else not truth
+
+    def join(self, parts, every):
+        """Every part decided (no short cut): an undefined part anywhere makes the whole undefined (`a or b` with
+        a true and b undefined fails), even beside a part exact arithmetic cannot decide."""
+        parts = list(parts)
+        if any(part is UNDEFINED_TRUTH for part in parts):
+            return UNDEFINED_TRUTH
+        undecidable = next((part for part in parts if isinstance(part, Undecidable)), None)
         if undecidable is not None:
-            raise undecidable
-        return truths
+            return undecidable
+        return all(parts) if every else any(parts)
+
+    def true(self):
+        return True
 
 
 class _ExactAlgebra:
