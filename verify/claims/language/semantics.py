@@ -24,6 +24,7 @@ defined at a case when every operation in it is; it holds there iff it is define
 comparisons, joined by and / or / not / forall, hold (a `forall` over no index holds). Every part of a
 claim counts: `a or b` with `a` true and `b` undefined is undefined, so it fails (no part is skipped).
 """
+from verify.base.printable import shown
 import functools
 from dataclasses import dataclass
 from fractions import Fraction
@@ -204,7 +205,7 @@ def _operands(node):
         return (node.left, node.right)
     if isinstance(node, Call):
         return node.args
-    raise TypeError(f"not an arithmetic node: {node!r}")
+    raise TypeError(f"not an arithmetic node: {shown(node, 200)}")
 
 
 def _power(node, base, algebra):
