@@ -28,9 +28,9 @@ def main():
     cases = real_cases()
 
     @settings(max_examples=args.claims, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-    @given(claims(), st.sampled_from([2, 3, 4]), st.integers(0, 2**32))
-    def run(text, n, seed):
-        kind, problems = judge(text, n, seed)
+    @given(claims(), st.sampled_from([2, 3, 4]), st.integers(0, 2**32), st.booleans())
+    def run(text, n, seed, wide):
+        kind, problems = judge(text, n, seed, wide)
         counts[kind] += 1
         found.extend(problems)
 

@@ -11,6 +11,12 @@ quantities fixed to the point's values, must then allow what the balls decided:
 - the claim holds there                        ⇒  `defined and claim` is satisfiable;
 - the claim is undefined there / holds there   ⇒  `not defined` / `defined` is satisfiable.
 
+Some points hand the balls *wide* balls around their exact values (the undefined value under test: a
+condition a ball does not settle makes the value POSSIBLY_UNDEFINED, and what the balls decide must then
+hold at every value of the ball, the exact one the SMT query reads included); a quantity read twice is the
+same ball (so `x - x` is exactly 0). Claims for every k take ranges that are empty at some n of their
+domain (`forall k in 3..n-1` at n = 2, 3): a statement about no k, which holds in both backends.
+
 Z3 answering unsat to any of these is a disagreement. Since the facts are true at every real case,
 a claim the prover proves can then fail at no case, and a claim it disproves can hold at none.
 """
@@ -23,6 +29,7 @@ from hypothesis import strategies as st
 from verify.claims.language.evaluate import decide
 from verify.claims.language.balls import Balls
 from verify.claims.language.parser import parse_claim
+from verify.claims.language.syntax import ForAll
 from verify.claims.prover.pieces import NotEncodable, Piece
 from verify.claims.prover.smt import Encoder, literal
 from verify.base.errors import InputError
@@ -34,12 +41,16 @@ EXPONENTS = ["0", "(1 - 1)", "1", "2", "(2/1)", "-1", "(0 - 1)", "(-1/2)", "(1/2
              "(0 - 2)", "(4/2)", "(-3/2)",
              # beyond the expansion (verify.claims.prover.beyond): large integers, odd and even, and fine rationals
              "10**10", "(10**10 + 1)", "(-10**10)", "(1/1000)", "(-1/1000)", "(10**10/3)", "17", "(0 - 17)"]
+RANGES = ["1..n-1", "1..n-1", "2..n-1", "3..n-1", "n-1..n-1", "2..n-2"]  # some empty at n = 2 or 3
+DOMAIN = (2, 4)  # the n range judge's claims are parsed on (points have n in 2..4): a range of k may be empty at n
+TRAPS = ["1/(z_max - z_max)", "1/(z(1) - z(2))", "(z_min - z(n))**(-1)", "log(z(2) - z_min)", "sqrt(z(2) - z(1))",
+         "1/(j(1) - lambda(1))", "(1/(z(1) - z(2)))**0", "exp(1/(z_max - z_min))"]  # undefined where two values tie
 VALUES = [Fraction(0), Fraction(1), Fraction(-1), Fraction(1, 2), Fraction(1, 4), Fraction(2), Fraction(-1, 2),
           Fraction(3817, 10000), Fraction(1, 3), Fraction(3)]
 
 
 def expressions():
-    leaf = st.sampled_from(PLAIN + ITEMS + CONSTANTS)
+    leaf = st.sampled_from(PLAIN + ITEMS + CONSTANTS + TRAPS)
 
     def grow(inner):
         pair = st.tuples(inner, inner)
@@ -61,8 +72,8 @@ def claims():
     chain = st.tuples(expressions(), op, expressions(), op, expressions()).map(lambda c: " ".join(c))
     indexed = st.sampled_from(["z(k)", "j(k)", "lambda(k)", "z(k+1)", "(z(k) - z(k+1))", "1/(j(k) - z(k+1))"])
     body = st.tuples(indexed, op, st.one_of(expressions(), indexed)).map(lambda c: " ".join(c))
-    forall = st.tuples(body, st.sampled_from(["", " and ", " or "]), body).map(
-        lambda c: f"forall k in 1..n-1: {c[0]}" + (f"{c[1]}{c[2]}" if c[1] else ""))
+    forall = st.tuples(st.sampled_from(RANGES), body, st.sampled_from(["", " and ", " or "]), body).map(
+        lambda c: f"forall k in {c[0]}: {c[1]}" + (f"{c[2]}{c[3]}" if c[2] else ""))
     log_term = st.tuples(st.sampled_from(["", "2 * ", "-1 * ", "(1/2) * ", "3 * "]), expressions()).map(
         lambda p: f"{p[0]}log({p[1]})")
     log_side = st.lists(st.tuples(st.sampled_from([" + ", " - "]), log_term), min_size=1, max_size=3).map(
@@ -71,27 +82,38 @@ def claims():
     logic = st.recursive(st.one_of(comparison, comparison, chain, log_sums), lambda inner: st.one_of(
         st.tuples(inner, st.sampled_from(["and", "or"]), inner).map(lambda c: f"({c[0]}) {c[1]} ({c[2]})"),
         inner.map(lambda c: f"not ({c})")), max_leaves=3)
-    return st.one_of(logic, logic, logic, forall)  # forall stands only at the top of a claim
+    trapped = st.tuples(st.sampled_from(TRAPS), op, expressions()).map(lambda c: " ".join(c))  # the undefined value
+    return st.one_of(logic, logic, logic, forall, trapped)  # forall stands only at the top of a claim
 
 
 class ExactPoint:
-    """Every quantity an exact rational drawn (and remembered) by key: balls of exact values."""
+    """Every quantity an exact rational drawn (and remembered) by key: balls of exact values, or (a wide
+    point) of some of them, balls of radius 1/64 around the exact value; one ball per key."""
 
     bits = 128
 
-    def __init__(self, n, seed):
-        self.n, self.random, self.values = n, random.Random(seed), {}
+    def __init__(self, n, seed, wide=False):
+        self.n, self.random, self.values, self.balls, self.wide = n, random.Random(seed), {}, {}, wide
 
     def exact(self, name, k=None):
         key = (name, k)
         if key not in self.values:
-            self.values[key] = self.random.choice(VALUES) if self.random.random() < 0.8 else \
-                Fraction(self.random.randint(-40, 40), self.random.randint(1, 12))
+            draw = self.random.random()
+            if draw < 0.25 and self.values:  # a tie with a value already drawn: where the traps are undefined
+                self.values[key] = self.random.choice(sorted(self.values.values()))
+            else:
+                self.values[key] = self.random.choice(VALUES) if draw < 0.8 else \
+                    Fraction(self.random.randint(-40, 40), self.random.randint(1, 12))
         return self.values[key]
 
     def get(self, name, k=None):
-        value = self.exact(name, k)
-        return flint.arb(flint.fmpq(value.numerator, value.denominator))
+        if (name, k) not in self.balls:
+            value = self.exact(name, k)
+            ball = flint.arb(flint.fmpq(value.numerator, value.denominator))
+            if self.wide and self.random.random() < 0.5:
+                ball += flint.arb(0, 1 / 64)
+            self.balls[(name, k)] = ball
+        return self.balls[(name, k)]
 
 
 def smt_name(variable):
@@ -129,26 +151,27 @@ def satisfiable(encoder, definitions, goal, point):
     return solver.check() != z3.unsat
 
 
-def disagreements(text, n, seed):
+def disagreements(text, n, seed, wide=False):
     """The disagreements of balls and SMT for one claim at one point of n tokens (empty: they agree)."""
-    return judge(text, n, seed)[1]
+    return judge(text, n, seed, wide)[1]
 
 
-def judge(text, n, seed):
-    """(what was checked, disagreements): "not a claim" (the parser refuses it at n), "undecided" (the balls
-    leave it open at the point), "not encodable", or the balls' status (holds / fails / undefined)."""
+def judge(text, n, seed, wide=False):
+    """(what was checked, disagreements): "not a claim" (the parser refuses it on DOMAIN), "undecided" (the balls
+    leave it open at the point), "not encodable", or the balls' status (holds / fails / undefined, "vacuous"
+    for a statement about no k). A wide point's balls hold the exact values the SMT query reads."""
     try:
-        tree = parse_claim(text, (n, n))
+        tree = parse_claim(text, DOMAIN)
     except InputError:
         return "not a claim", []
-    point = ExactPoint(n, seed)
+    point = ExactPoint(n, seed, wide)
     with flint.ctx.workprec(point.bits):
         try:
             outcome = decide(tree, point, Balls())
         except InputError:
             return "not a claim", []
     if not outcome.decided:
-        return "undecided", []
+        return ("wide " if wide else "") + "undecided", []
     try:
         encoder, definitions, defined, claim = queries(tree, n)
     except NotEncodable:
@@ -164,7 +187,10 @@ def judge(text, n, seed):
     for goal, problem in checks:
         if not satisfiable(encoder, definitions, goal, point):
             found.append(f"{text} at n = {n}, {dict(point.values)}: {problem}")
-    return ("undefined" if outcome.undefined else "holds" if outcome.holds else "fails"), found
+    kind = "undefined" if outcome.undefined else "holds" if outcome.holds else "fails"
+    if isinstance(tree, ForAll) and tree.lo.at(n) > tree.hi.at(n):
+        kind = "vacuous"
+    return ("wide " if wide else "") + kind, found
 
 
 # ---------------------------------------------------------------- the prover against real cases
@@ -190,7 +216,8 @@ def forall_claims():
     indexed by k + c or, reflected, by n − k + c."""
     side = st.tuples(st.sampled_from(FACTORS), st.sampled_from(SIDES)).map(lambda p: p[0] + p[1])
     body = st.tuples(side, st.sampled_from(["<", "<=", ">", ">=", "=="]), side).map(lambda c: " ".join(c))
-    plain = st.tuples(st.sampled_from(["1..n-1", "2..n-1", "1..n-2"]), body).map(lambda c: f"forall k in {c[0]}: {c[1]}")
+    ranges = ["1..n-1", "2..n-1", "1..n-2", "3..n-1", "4..n-1"]  # 3..n-1 and 4..n-1 are empty at a domain's least n
+    plain = st.tuples(st.sampled_from(ranges), body).map(lambda c: f"forall k in {c[0]}: {c[1]}")
     mirrored = st.tuples(st.sampled_from(["1..n-1", "2..n-1", "1..n-2"]), body).map(
         lambda c: f"forall k in {_mirror_range(c[0])}: {_reflected(c[1])}")
     return st.one_of(plain, mirrored)

@@ -321,3 +321,30 @@ def test_twenty_tokens_down_to_minus_3000_on_the_kato_temple_path():
     assert method.startswith("Kato–Temple")
     assert_encloses(spectrum, reference(H.tolist(), logits, dps=2700))
     assert min_digits(spectrum) >= 30
+
+
+def _clustered(n, small=Fraction(1, 10**12)):
+    """An exactly orthogonal (Householder, rational) conjugate of diag(1, …, 1, small, …, small): SPD with
+    condition 1/small and each half of its spectrum one exact cluster."""
+    v = [Fraction(1 + (3 * i) % 7) for i in range(n)]
+    norm = sum(x * x for x in v)
+    Q = [[int(i == j) - 2 * v[i] * v[j] / norm for j in range(n)] for i in range(n)]
+    values = [Fraction(1)] * (n // 2) + [small] * (n - n // 2)
+    return [[sum(Q[i][k] * values[k] * Q[j][k] for k in range(n)) for j in range(n)] for i in range(n)]
+
+
+def test_a_clustered_spd_h_of_condition_1e12_is_accepted():
+    """Beyond 16 tokens the Kato–Temple path needs a gap below λ_min(H); a cluster has none, and the ball path
+    encloses the case instead (it used to be refused as not SPD)."""
+    n = 24
+    spectrum = enclose_curvature([Fraction(k, 100) for k in range(n)], _clustered(n), dps=20)
+    with flint.ctx.workprec(128):
+        assert abs(spectrum.mu_amb - flint.arb("1e-12")) < flint.arb("1e-30")
+        assert abs(spectrum.L_amb - 1) < flint.arb("1e-30")
+        assert spectrum.lambda_min > 0 and spectrum.kappa.is_finite()
+
+
+def test_a_clustered_spd_h_beyond_the_ball_path_is_refused_in_one_clear_line():
+    with pytest.raises(InputError, match="clustered") as refused:
+        enclose_curvature([Fraction(k, 100) for k in range(72)], _clustered(72), dps=20)
+    assert "positive definite, but" in str(refused.value)

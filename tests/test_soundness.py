@@ -20,9 +20,9 @@ CLAIMS_PER_RUN = 2000
 
 @settings(max_examples=CLAIMS_PER_RUN, derandomize=True, deadline=None, database=None,
           suppress_health_check=list(HealthCheck))
-@given(claims(), st.sampled_from([2, 3, 4]), st.integers(0, 2**32))
-def test_balls_and_smt_agree_at_exact_points(text, n, seed):
-    assert disagreements(text, n, seed) == []
+@given(claims(), st.sampled_from([2, 3, 4]), st.integers(0, 2**32), st.booleans())
+def test_balls_and_smt_agree_at_exact_points(text, n, seed, wide):
+    assert disagreements(text, n, seed, wide) == []
 
 
 # ---------------------------------------------------------------- the audits' classes, each decided soundly

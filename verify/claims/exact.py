@@ -33,6 +33,14 @@ class Undefined(Exception):
     """A division by an exact 0, the square root of a negative number: the claim is undefined (it fails)."""
 
 
+UNDEFINED_TRUTH = "undefined"  # a comparison undefined at the case: the truth value the connectives propagate
+
+
+def _open(truth):
+    """A truth value that is not a boolean: undefined, or not decidable exactly."""
+    return truth is UNDEFINED_TRUTH or isinstance(truth, Undecidable)
+
+
 def exact_z(case):
     """z as Fractions (largest first), or None when z is not rational (logits that are not all equal)."""
     logits = case.logits
@@ -160,16 +168,36 @@ class _Exact:
 
     # ------------------------------------------------ logic
     def truth(self, node):
-        return judge(node, self, self.n)  # the connectives of the one semantics, in exact booleans
+        """The claim's truth: the connectives of the one semantics, in exact booleans (Undefined raised when the
+        claim is undefined anywhere, Undecidable when exact arithmetic cannot decide it)."""
+        found = judge(node, self, self.n)
+        if found is UNDEFINED_TRUTH:
+            raise Undefined()
+        if isinstance(found, Undecidable):
+            raise found
+        return found
 
     def compare(self, node):
-        sign = self.sign(self.value(node.left) - self.value(node.right))
+        try:
+            sign = self.sign(self.value(node.left) - self.value(node.right))
+        except Undefined:
+            return UNDEFINED_TRUTH
+        except Undecidable as reason:
+            return reason
         return {"<": sign < 0, "<=": sign <= 0, ">": sign > 0, ">=": sign >= 0, "==": sign == 0}[node.op]
 
     def negate(self, truth):
-        return not truth
+        return truth if _open(truth) else not truth
 
     def join(self, parts, every):
+        """Every part decided (no short cut): an undefined part anywhere makes the whole undefined (`a or b` with
+        a true and b undefined fails), even beside a part exact arithmetic cannot decide."""
+        parts = list(parts)
+        if any(part is UNDEFINED_TRUTH for part in parts):
+            return UNDEFINED_TRUTH
+        undecidable = next((part for part in parts if isinstance(part, Undecidable)), None)
+        if undecidable is not None:
+            return undecidable
         return all(parts) if every else any(parts)
 
     def true(self):
@@ -210,6 +238,9 @@ class _ExactAlgebra:
         raise Undecidable("a power whose exponent's kind is not known")
 
     def is_undefined(self, value):
+        return False
+
+    def is_open(self, value):
         return False
 
     def exponent_class(self, value, integer_valued):

@@ -79,7 +79,8 @@ _VERDICTS = """verdicts:
                 that `verify check` confirms (or the facts imply it fails
                 for every case)
   INCONCLUSIVE  a strict comparison stayed tight, a case stayed undecided,
-                or a failure could not be certified
+                or the estimates flagged a failure the balls did not
+                confirm (no failure is then named)
   INTERRUPTED   Ctrl-C came before the claim was decided (exit status 130)
   CONTRADICTION proved and refuted at once: a fact or a solver is wrong;
                 exit status 3 -- please report it

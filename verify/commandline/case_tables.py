@@ -34,7 +34,7 @@ def case_json(report):
                                                   ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "L_amb", "mu_amb", "R")},
         "claims": [
             {"id": r.claim, "reading": r.reading, "inequality": r.label, "lhs": decimal(r.lhs), "rhs": decimal(r.rhs),
-             "margin": decimal(r.margin), "holds": bool(r.holds), "rigorous": r.rigorous, "verdict": r.verdict.text}
+             "margin": r.margin if isinstance(r.margin, str) else decimal(r.margin), "holds": bool(r.holds), "rigorous": r.rigorous, "verdict": r.verdict.text}
             for r in report.rows
         ],
     }

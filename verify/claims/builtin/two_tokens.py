@@ -97,6 +97,9 @@ class SympyAlgebra:
     def is_undefined(self, value):
         return False
 
+    def is_open(self, value):
+        return False
+
     def exponent_class(self, value, integer_valued):
         return None
 

@@ -20,16 +20,22 @@ from verify.base.errors import InputError
 def counterexample_body(job, case, dps):
     """A formula claim's counterexample certificate (a dict), or None when the balls do not show it fails (or the
     case has more tokens than `check` takes: such a failure stays uncertified)."""
+    return counterexample_attempt(job, case, dps)[0]
+
+
+def counterexample_attempt(job, case, dps):
+    """(the certificate or None, the balls' status at the case: holds, fails, tight, undecided, or None when the
+    case has more tokens than `check` takes and was not decided; a structured case is rebuilt by `check` at any n)."""
     if case.n > MAX_CHECK_N and not isinstance(case, StructuredCase):
-        return None
-    found = counterexample.certify(job.tree, case, dps)
+        return None, None
+    found, status = counterexample.attempt(job.tree, case, dps)
     if found is None:
-        return None
+        return None, status
     claim = job.claim
     return certificate_format.body(
         "counterexample", claim=claim.id, reading=job.reading, statement=job.text, domain=claim.domain(job.reading),
         sha256=claim.digest(job.reading), inputs=case.inputs(), binding=found["binding"], margin=found["margin"],
-        dps=dps, bits=found["bits"])
+        dps=dps, bits=found["bits"]), status
 
 
 def check_certificate(path, claims_file=None):

@@ -6,6 +6,8 @@ the claim's: the least under `and`, the greatest under `or`), its two sides and 
 `dps` digits. `recheck(tree, case, body)` is the independent half of `check`: it recomputes the
 same from the inputs alone and compares with what was recorded.
 """
+import math
+
 from verify.base.printable import shown
 import flint
 import mpmath as mp
@@ -70,14 +72,19 @@ def bits_limit(n, start):
 
 def certify(tree, case, dps):
     """What a certificate of the claim failing at `case` records, or None when the balls do not show it fails."""
+    return attempt(tree, case, dps)[0]
+
+
+def attempt(tree, case, dps):
+    """(what a certificate records or None, the balls' status at the case: holds, fails, tight or undecided)."""
     outcome, point, bits = decide_rigorously(tree, case, dps)
     if outcome.status != FAILS:
-        return None
+        return None, outcome.status
     with flint.ctx.workprec(bits):
         comparison, lhs, rhs, binding = binding_at(tree, point, Balls())
         with mp.workdps(dps + 10):
             return {"binding": {"comparison": to_text(comparison), "lhs": side_text(lhs, dps), "rhs": side_text(rhs, dps)},
-                    "margin": side_text(outcome.margin if not outcome.undefined else UNDEFINED, dps), "bits": bits}
+                    "margin": side_text(outcome.margin if not outcome.undefined else UNDEFINED, dps), "bits": bits}, FAILS
 
 
 def binding_at(tree, point, backend):
@@ -105,7 +112,9 @@ class _Binding:
         undefined = [f for f in found if f[3].undefined]
         if undefined:
             return undefined[0]
-        return (min if every else max)(found, key=lambda f: _mid(f[3].margin))
+        unknown = math.inf if every else -math.inf  # a part whose margin the balls left unknown never binds
+        return (min if every else max)(found, key=lambda f: unknown if math.isnan(_mid(f[3].margin)) else
+                                       _mid(f[3].margin))
 
     def true(self):
         raise ValueError("a statement about no index cannot fail")

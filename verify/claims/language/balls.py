@@ -1,11 +1,18 @@
 """Arb-ball evaluation of the claim language: every operation a rigorous enclosure.
 
 Values are flint.arb balls, `Huge` numbers (±exp(L) with L a ball, for magnitudes no ball can hold,
-such as 10**10**10**10), or UNDEFINED where the one table of verify.claims.language.semantics says
-an operation is undefined (its condition fails on the whole ball): an undefined value makes the
-claim fail, decided. A ball on which the condition is not settled gives NaN instead: undecided.
-Two sides that are the very same leaf object (z(1) < z(1); a tie aliased by the caller) are equal
-exactly: their margin is exactly 0.
+such as 10**10**10**10), or one of two values of definedness, each a value of its own that every
+operation propagates (verify.claims.language.semantics):
+
+- UNDEFINED where the one table of verify.claims.language.semantics says an operation is undefined (its
+  condition fails on the whole ball): the claim fails there, decided;
+- POSSIBLY_UNDEFINED where a ball does not settle the condition (it holds on part of the ball only): the
+  claim is undecided there, whatever is done to the value afterwards (`x ** 0`, `exp(x) > 0`).
+
+A NaN ball only ever stands for a *defined* value the balls could not compute (an overflow, a quantity not
+enclosed), never for a doubt about definedness. The very same object stands for the very same value: two
+sides that are the same leaf (z(1) < z(1); a tie aliased by the caller) are equal exactly, and `x - x` of
+the same object is exactly 0 (so `1/(z(1) - z(1))` is undefined, not undecided).
 """
 import functools
 from fractions import Fraction
@@ -18,6 +25,7 @@ from verify.numerics.precision import to_arb
 
 LOG_LIMIT = 2**50  # |ln x| beyond which x is held as Huge(sign, ln|x|): arb exponents go far beyond it
 UNDEFINED = "undefined"
+POSSIBLY_UNDEFINED = "possibly undefined"
 NAN = flint.arb("nan")
 
 
@@ -44,6 +52,11 @@ def _known_sign(x):
     if x < 0:
         return -1
     return 0 if x == 0 else None
+
+
+def _settled(x):
+    """x is a number (no NaN in it): the same object then holds the same value."""
+    return not (x.log if isinstance(x, Huge) else x).is_nan()
 
 
 def _as_ball(value):
@@ -115,16 +128,22 @@ class Balls:
         return UNDEFINED
 
     def unknown(self):
-        return NAN
+        """A condition the ball does not settle: the value may be undefined."""
+        return POSSIBLY_UNDEFINED
 
     def is_undefined(self, value):
         return value is UNDEFINED
+
+    def is_open(self, value):
+        return value is POSSIBLY_UNDEFINED
 
     # ------------------------------------------------ operations (each applied where it is defined)
     def neg(self, a):
         return Huge(-a.sign, a.log) if isinstance(a, Huge) else -a
 
     def arithmetic(self, op, a, b):
+        if op == "-" and a is b and _settled(a):
+            return flint.arb(0)  # the very same value: x − x is exactly 0
         if op == "-":
             return self._add(a, self.neg(b))
         return self._add(a, b) if op == "+" else self._mul(a, b)
@@ -256,8 +275,12 @@ class Balls:
         return flint.arb("inf") * direction
 
     def open_outcome(self):
-        """An outcome the balls leave open, definedness included: margin NaN, enclosure [−∞, ∞]."""
+        """A comparison whose definedness the balls leave open: margin NaN, enclosure [−∞, ∞]."""
         return Outcome(NAN, flint.arb("-inf"), flint.arb("inf"), False, open=True)
+
+    def unknown_outcome(self, op):
+        """A defined comparison whose value the balls could not compute: margin NaN, enclosure [−∞, ∞]."""
+        return Outcome(NAN, flint.arb("-inf"), flint.arb("inf"), op in ("<", ">"))
 
     def pick_margin(self, margins, pick):
         out = margins[0]
@@ -268,8 +291,10 @@ class Balls:
     def compare(self, lhs, rhs, op):
         if lhs is UNDEFINED or rhs is UNDEFINED:
             return undefined_outcome()
+        if lhs is POSSIBLY_UNDEFINED or rhs is POSSIBLY_UNDEFINED:
+            return self.open_outcome()
         if any(isinstance(side, flint.arb) and side.is_nan() for side in (lhs, rhs)):
-            return self.open_outcome()  # a side the balls left open (NAN is one object: never "the same leaf")
+            return self.unknown_outcome(op)  # a defined side not computed (NAN is one object: never "the same leaf")
         if lhs is rhs:  # the same leaf: equal exactly
             zero = flint.arb(0)
             return Outcome(zero, zero, zero, op in ("<", ">"))

@@ -84,7 +84,8 @@ class ClaimLatexPrinter(LatexPrinter):
         return r"\lnot\left(" + self._print(node.part) + r"\right)"
 
     def _print_ForAll(self, node):
-        return (rf"\forall k \in \{{{index_text(node.lo)}, \ldots, {index_text(node.hi)}\}}:\ "
+        # every integer k between the bounds: none when the lower bound exceeds the upper (the claim then holds)
+        return (rf"\forall k \in \mathbb{{Z}},\ {index_text(node.lo)} \le k \le {index_text(node.hi)}:\ "
                 + self._print(node.part))
 
     def _grouped(self, part):

@@ -293,17 +293,31 @@ def _forall(match, n_range):
     body = parse_claim(match["body"], n_range, ("n", "k"))
     lo, hi = n_range if n_range is not None else (2, MAX_N)
     _check_count(bounds, lo, match.string)
-    first = next((n for n in range(lo, lo + 16) if n <= hi and bounds[0].at(n) <= bounds[1].at(n)), None)
-    if first is None:  # k ranges over nothing for every n of the claim: vacuous, but surely a slip
-        raise InputError(f"claim expression {shown(match.string, 80)}: k ranges over nothing for n in {lo}..{hi}; check "
-                         "its bounds")
+    span = nonempty_span(bounds[0], bounds[1], lo, hi)
+    if span is None:  # k ranges over nothing for every n of the claim: vacuous, but surely a slip
+        raise InputError(f"claim expression {shown(match.string, 80)}: k ranges over nothing for every n in {lo}..{hi}; "
+                         "check its bounds")
     for node in _items(body):
         for bound in bounds:
-            problem = index_problem(node.name, node.index.shifted(bound), (first, hi))
+            problem = index_problem(node.name, node.index.shifted(bound), span)
             if problem:
                 raise InputError(f"claim expression {shown(match.string, 80)}: {node.name}(…) at k = {bound_text(bound)}: "
                                  f"{problem} narrow the range of k")
     return ForAll(bounds[0], bounds[1], body)
+
+
+def nonempty_span(low, high, lo, hi):
+    """(first, last): the n of lo..hi (hi may be math.inf) where low(n) ≤ high(n), k's range is not empty — an
+    interval, as both bounds are linear in n — or None when there is none. Where it is empty the claim holds
+    (a statement about no k), in every number system alike."""
+    growth, gap = high.n_coeff - low.n_coeff, low.const - high.const  # nonempty iff growth·n ≥ gap
+    if growth == 0:
+        first, last = (lo, hi) if gap <= 0 else (None, None)
+    elif growth > 0:
+        first, last = max(lo, -(-gap // growth)), hi
+    else:
+        first, last = lo, min(hi, gap // growth)
+    return None if first is None or first > last else (first, last)
 
 
 def _bound(bound, text):

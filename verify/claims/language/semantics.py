@@ -21,7 +21,8 @@ decided here, on its exact value, never on its text.
 
 A power whose exponent is not a constant reads the same rule at the exponent's value. A claim is
 defined at a case when every operation in it is; it holds there iff it is defined and its
-comparisons, joined by and / or / not / forall, hold (a `forall` over no index holds).
+comparisons, joined by and / or / not / forall, hold (a `forall` over no index holds). Every part of a
+claim counts: `a or b` with `a` true and `b` undefined is undefined, so it fails (no part is skipped).
 """
 from verify.base.printable import shown
 import functools
@@ -134,7 +135,9 @@ def interpret(node, algebra):
     constant(name) for π and e, neg, arithmetic(op, a, b) for + − ×, divide(a, b, guard),
     power(x, p, guard) for an exact p, exponent_class(value, integer_valued) → (is_integer, negative) or None,
     power_of(x, p, is_integer, guard), call(name, args, guard), require(kind, x) → a guard, False
-    (the condition fails) or None (not known), undefined(), unknown() and is_undefined(value)."""
+    (the condition fails) or None (not known), undefined(), unknown() (a value that may be undefined),
+    is_undefined(value) and is_open(value) (the value may be undefined). Undefinedness propagates: an
+    operation on an undefined operand is undefined, on a possibly undefined one possibly undefined."""
     return _interpret(fold(node), algebra)
 
 
@@ -150,6 +153,8 @@ def _interpret(node, algebra):
     parts = [_interpret(child, algebra) for child in _operands(node)]
     if any(algebra.is_undefined(p) for p in parts):
         return algebra.undefined()
+    if any(algebra.is_open(p) for p in parts):
+        return algebra.unknown()  # possibly undefined: so is every operation on it (x ** 0 and exp(x) included)
     if isinstance(node, Neg):
         return algebra.neg(parts[0])
     if isinstance(node, Power):
@@ -169,7 +174,8 @@ def judge(tree, logic, n):
     stated once for every backend (balls, exact SymPy, SMT-LIB, the binding comparison of a certificate).
 
     The logic supplies: compare(node) for a Compare, negate(t), join(parts, every) for and (every=True) / or
-    over an iterable of parts (consumed lazily, so an exact logic may stop at the first false part), true() for
+    over a tuple of parts, every part judged (no short cut: a part undefined beside a true part of an `or`, or a
+    false part of an `and` under `not`, makes the claim undefined, and it fails), true() for
     a forall over no index, and every_k(node) for a forall whose k stays symbolic (n is None: the SMT piece for
     every n); with n an int, forall k in lo..hi is the conjunction of its instances at that n."""
     if isinstance(tree, Compare):
@@ -177,14 +183,14 @@ def judge(tree, logic, n):
     if isinstance(tree, Not):
         return logic.negate(judge(tree.part, logic, n))
     if isinstance(tree, (And, Or)):
-        return logic.join((judge(part, logic, n) for part in tree.parts), every=isinstance(tree, And))
+        return logic.join(tuple(judge(part, logic, n) for part in tree.parts), every=isinstance(tree, And))
     if isinstance(tree, ForAll) and n is None:
         return logic.every_k(tree)
     if isinstance(tree, ForAll):
         ks = range(tree.lo.at(n), tree.hi.at(n) + 1)
         if not ks:
             return logic.true()
-        return logic.join((judge(instantiate(tree.part, Index(k)), logic, n) for k in ks), every=True)
+        return logic.join(tuple(judge(instantiate(tree.part, Index(k)), logic, n) for k in ks), every=True)
     raise TypeError(f"not a formula: {type(tree).__name__}")
 
 

@@ -211,6 +211,9 @@ class _RatioAlgebra:
     def is_undefined(self, value):
         return False
 
+    def is_open(self, value):
+        return False
+
 
 def index_ratio(at, space):
     """An index key at the piece as a Ratio: an int; n_coeff·n + const; or the claim's symbolic k + const."""

@@ -172,6 +172,9 @@ class Encoder:
     def is_undefined(self, term):
         return False
 
+    def is_open(self, term):
+        return False
+
     def exponent_class(self, term, integer_valued):
         raise NotEncodable("a power whose exponent is not a constant")
 

@@ -49,10 +49,12 @@ class Decision:
 
     @property
     def margin(self):
-        """The margin as an mpf or float (NaN when undefined), for reports."""
+        """The margin as an mpf or float (NaN when undefined; +∞ for a statement about no k), for reports."""
         margin = self.outcome.margin
         if isinstance(margin, flint.arb):
-            return arb_to_mpf(margin) if margin.is_finite() else mp.nan
+            if margin.is_finite():
+                return arb_to_mpf(margin)
+            return mp.inf if margin > 0 else -mp.inf if margin < 0 else mp.nan
         return margin
 
 
@@ -346,6 +348,8 @@ def _margin_text(margin):
     a float64's shortest round-trip decimal."""
     if margin == -mp.inf:
         return "undefined"
+    if margin == mp.inf:
+        return "inf"  # every case a statement about no k: it holds there
     if isinstance(margin, mp.mpf):
         return decimal(margin, max(mp.libmp.prec_to_dps(margin.bc), 1))
     return repr(float(margin))

@@ -5,7 +5,8 @@ PROVED: the facts imply the claim on its whole domain and both Z3 and cvc5 say s
 a proof certificate records it. REFUTED: a counterexample certified by `check` (the prover's models
 seed the search), with "false for every case" when the facts imply the negation. CONTRADICTION: proved
 and refuted at once — a defect that must never happen, reported loudly. INCONCLUSIVE: a strict
-comparison stayed tight, or a failure could not be certified. HOLDS: every case decided to hold (a
+comparison stayed tight, or the estimates flagged a failure the balls did not confirm (no failure is then
+named, nor its margin shown: a failure is named only once certified). HOLDS: every case decided to hold (a
 non-strict comparison whose sides agree to every digit computed holds, and the evidence says so).
 """
 from verify.base.printable import shown
@@ -19,7 +20,7 @@ from verify.claims.search.engine import CANDIDATES, Decider, collect, first_cert
 from verify.claims.search.structured import run_structured
 from verify.claims.certificates.stored_claim import MAX_CHECK_N
 from verify.claims.executors import run_tasks
-from verify.claims.language.outcome import FAILS
+from verify.claims.language.outcome import FAILS, HOLDS
 from verify.claims.record import FAMILY_TEXT
 from verify.claims.results import (ClaimResult, Counterexample, InterruptedEvidence, ProofEvidence, Verdict,
                                    VerdictKind)
@@ -127,20 +128,28 @@ def formula_result(job, index, collected, dps, samples, out_dir):
     candidates = simplest_first(job, tuple(c for c in found_anywhere if c.n <= MAX_CHECK_N), dps) + structured
     if found_anywhere and not candidates and (proof is None or proof.status != "proved"):
         return result(job, verdict_of("fails", certified=False), evidence.with_(
-            note=f"the search found a failure at n = {min(c.n for c in found_anywhere)}, beyond the {MAX_CHECK_N} "
-                 "tokens a certificate may have (check's bound): it is not certified, nor simplified"))
+            note=f"the search flagged a case at n = {min(c.n for c in found_anywhere)} as failing, beyond the "
+                 f"{MAX_CHECK_N} tokens a certificate may have (check's bound): not certified, so no failure is certain"))
     if candidates:
+        statuses = []  # the balls' status at each candidate they did not show to fail
         found = first_certified(candidates[:3 * CANDIDATES], lambda case: refute(job, case, max(dps, CERTIFY_DPS),
-                                                                                  evidence, out_dir))
+                                                                                  evidence, out_dir, statuses))
         refuted = found.verdict.kind is VerdictKind.REFUTED
         if refuted and proof is not None and proof.status == "proved":
             return _contradiction(found)
-        if refuted or proof is None or proof.status != "proved":
+        if refuted:
             return found
+        flagged = len(found_anywhere) + tally.failure_count - len(tally.failures)
+        evidence = unconfirmed(evidence, statuses, min(c.n for c in found_anywhere), flagged)
+        every_one_holds = statuses.count(HOLDS) == len(statuses) == len(candidates) and \
+            flagged == len(found_anywhere) and all(c.n <= MAX_CHECK_N for c in found_anywhere)
+        if (proof is None or proof.status != "proved") and not every_one_holds:
+            return result(job, verdict_of("undecided"), evidence)
     if proof is not None and proof.status in ("proved", "disproved"):
         return _proved(job, proof, evidence, out_dir, algebras[0])
     if tally.strict_tight_count or tally.undecided_count:
-        return result(job, verdict_of("undecided"), evidence.with_(note=_tight_note(tally)))
+        note = "; ".join(filter(None, (evidence.note, _tight_note(tally))))
+        return result(job, verdict_of("undecided"), evidence.with_(note=note))
     return result(job, verdict_of("holds"), evidence)
 
 
@@ -252,13 +261,14 @@ def domain_text(job):
     return f"{n_text}, {FAMILY_TEXT[job.claim.hessian]}{reading}"
 
 
-def refute(job, case, dps, evidence, out_dir=None):
-    """REFUTED with a certificate `check` confirms (written under out_dir when given), else INCONCLUSIVE."""
-    body = certificates.counterexample_body(job, case, dps)
+def refute(job, case, dps, evidence, out_dir=None, statuses=None):
+    """REFUTED with a certificate `check` confirms (written under out_dir when given), else INCONCLUSIVE (the
+    balls' status at the case, where they do not show it fails, is added to `statuses` when given)."""
+    body, status = certificates.counterexample_attempt(job, case, dps)
     if body is None:
-        evidence = evidence.with_(note=f"a failure at n = {case.n} found by the search could not be certified with balls "
-                                       "(it may be a tie the balls cannot separate)")
-        return result(job, verdict_of("fails", certified=False), evidence)
+        if statuses is not None:
+            statuses.append(status)
+        return result(job, verdict_of("undecided"), unconfirmed(evidence, [status], case.n, 1))
     binding = body["binding"]
     evidence = evidence.with_(counterexample=Counterexample(case.n, case.inputs(), binding["comparison"], binding["lhs"],
                                                             binding["rhs"], body["margin"]))
@@ -266,6 +276,19 @@ def refute(job, case, dps, evidence, out_dir=None):
     evidence = evidence.with_(certificate_check=check.summary)
     return result(job, verdict_of("fails", check.confirmed), evidence, certificate=write_confirmed(out_dir, body, check),
                   body=body if check.confirmed else None)
+
+
+def unconfirmed(evidence, statuses, first_n, flagged):
+    """The evidence when the estimates (float64, mpmath) flagged `flagged` cases as failing, the first at n =
+    `first_n`, and the balls confirmed none: no failure is named, and no margin of those cases is shown (an
+    estimate's, not a decided one); the note says what the balls found at the cases re-decided (`statuses`)."""
+    held, open_ = statuses.count(HOLDS), sum(1 for s in statuses if s != HOLDS)
+    found = [f"{held} hold there"] if held else []
+    found += [f"{open_} stay undecided"] if open_ else []
+    note = (f"the estimates (float64, mpmath) flagged {flagged} case(s) as failing, the first at n = {first_n}; "
+            f"re-decided with balls at {len(statuses)} case(s) (simplified ones included), "
+            f"{' and '.join(found) or 'none could be'}: no failure is certain")
+    return evidence.with_(worst_margin=None, worst_case_n=None, random_counterexamples=0, shrunk=None, note=note)
 
 
 def result(job, verdict, evidence, certificate=None, body=None):

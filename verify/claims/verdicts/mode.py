@@ -30,7 +30,7 @@ from verify.numerics.precision import CERTIFY_DPS, decimal
 @dataclass(frozen=True)
 class Evaluation:
     """A claim at one case: the binding comparison (the one that sets the margin) with its two sides and the
-    margin at `dps` digits (mpf; ≥ 0 holds), whether that precision decides it, and what the balls alone
+    margin at `dps` digits (mpf; ≥ 0 holds; "undecided" when neither those digits nor the balls decide it), whether that precision decides it, and what the balls alone
     say ("holds", "fails", or "undecided" when the claim is tight at this case), and the Verdict at this case:
     CERTIFIED (the balls alone prove it holds here), REFUTED (they prove it fails here and `check` confirms the
     counterexample certificate built at the case), or INCONCLUSIVE."""
@@ -88,6 +88,8 @@ def evaluate_job(job, case, dps, spectrum=None, balls=None, bits=None):
     if tie:  # exact arithmetic decided it: the sides are equal, whatever digits the estimate shows
         margin, outcome = mp.mpf(0), tie
     holds = rigorous == HOLDS if rigorous in (HOLDS, FAILS) else (outcome.holds or not outcome.decided)
+    if rigorous not in (HOLDS, FAILS) and not outcome.decided:
+        margin = "undecided"  # neither the digits nor the balls settle it: an undecided case has no margin
     verdict = _verdict_at(job, case, dps, rigorous)
     return Evaluation(job.claim.id, job.reading, to_text(comparison), lhs, rhs, margin, outcome.decided,
                       bool(holds), rigorous, verdict)
@@ -131,7 +133,8 @@ class DecisionResult:
     """A claim text decided on one case: margin (decimal), holds, decided, whether balls decided it, the values read."""
 
     claim: str  # the normalised text
-    margin: str  # decimal string; ≥ 0 holds (see verify.claims.language.outcome)
+    margin: str  # decimal string, ≥ 0 holds (see verify.claims.language.outcome); "undefined" where the claim is
+    # undefined (it fails), "undecided" where neither the digits nor the balls settle it (an undecided case has no margin)
     holds: bool
     decided: bool  # settled: at `dps` digits, or by balls
     rigorous: bool  # decided with python-flint balls
@@ -155,7 +158,7 @@ def decide_on_case(holds_text, case, dps=50):
     if not outcome.decided:
         outcome, rigorous = decide_rigorously(tree, case, dps)[0], True
     with mp.workdps(dps + 10):
-        shown = "undefined" if outcome.undefined else decimal(_mid(outcome.margin), 20)
+        shown = "undefined" if outcome.undefined else decimal(_mid(outcome.margin), 20) if outcome.decided else "undecided"
         values = _values_read(tree, point)
     return DecisionResult(normalise(holds_text), shown, outcome.holds, outcome.decided, rigorous, values)
 

@@ -17,7 +17,7 @@ from verify.base import options
 from verify.base.errors import InputError
 from verify.numerics.curvature_balls import curvature_balls
 from verify.numerics.definite import positive_definite
-from verify.numerics.enclosures.curvature import MAX_DPS, correct_digits, enclose_curvature
+from verify.numerics.enclosures.curvature import MAX_DPS, NotSeparated, correct_digits, enclose_curvature
 from verify.numerics.enclosures.exact import ExactMatrix
 from verify.numerics.precision import Log, bits_for, parse_number
 from verify.numerics.spectrum import CurvatureSpectrum
@@ -53,6 +53,13 @@ def enclose_case(log_z, H, dps=30):
         if len(log_z) > DENSE_MAX:
             raise InputError(f"H is too ill-conditioned on T for float64 starting points at n = {len(log_z)} (beyond "
                              f"{DENSE_MAX} tokens only they are tried); regularise or rescale it") from None
+        spectrum, bits = _ball_path(log_z, rows, dps, FIELDS)
+        return spectrum, bits, BALL_METHOD
+    except NotSeparated as reason:  # a cluster at the bottom of the spectrum: H is SPD (proved above), no gap
+        if len(log_z) > DENSE_MAX:
+            raise InputError(f"{reason}: H is positive definite, but its smallest eigenvalues are clustered without "
+                             f"the gap Kato–Temple bounds need, and beyond {DENSE_MAX} tokens the ball path that "
+                             "separates clusters is not tried; spread or regularise H's smallest eigenvalues") from None
         spectrum, bits = _ball_path(log_z, rows, dps, FIELDS)
         return spectrum, bits, BALL_METHOD
     short = [name for name in FIELDS if correct_digits(getattr(spectrum, name)) < dps]

@@ -117,6 +117,12 @@ def _floats(balls):
     return np.array([float(b.mid()) for b in balls])
 
 
+class NotSeparated(InputError):
+    """Kato–Temple bounds need a gap below the extreme eigenvalue: a cluster at the bottom of H's or J H J's
+    spectrum (an SPD H of condition 1e12 with tied small eigenvalues) leaves the ball around it touching 0.
+    Not a verdict on H: the caller encloses such a case on the ball path instead, or refuses it in one line."""
+
+
 def enclose_curvature(log_z, H, dps=30):
     """(spectrum, methods, bits): rigorous balls for one example by the scaled Kato–Temple path above.
 
@@ -151,10 +157,10 @@ def enclose_curvature(log_z, H, dps=30):
         if not out["mu_amb"] > 0:
             if out["mu_amb"] < 0:
                 raise InputError("H is not positive definite (its smallest eigenvalue is certainly negative)")
-            raise InputError("H could not be certified positive definite (smallest eigenvalue "
-                             f"within {float(out['mu_amb'].rad()):.2g} of 0); the curvature needs an SPD H")
+            raise NotSeparated("H could not be certified positive definite on this path (its smallest eigenvalue "
+                               f"within {float(out['mu_amb'].rad()):.2g} of 0)")
         if not out["lambda_min"] > 0:
-            raise InputError("λ_min of J H J on T could not be certified positive; check that H is SPD")
+            raise NotSeparated("λ_min of J H J on T could not be certified positive on this path")
         z_desc = tuple(ctx.z[k] for k in ctx.order)
         spectrum = CurvatureSpectrum(n, *(out[k] for k in NAMES), z_desc, 0.0, None,
                                      kappa=out["lambda_max"] / out["lambda_min"], R=extreme_ratio(log_z))
