@@ -96,7 +96,7 @@ class Decider:
             outcome = self.at(job, case, stage)
             if outcome.decided:
                 return Decision(outcome, stage)
-        exact = exact_outcome(job.tree, case) if outcome.status == TIGHT else None  # a tie, decided exactly
+        exact = exact_outcome(job.tree, case, ties_only=outcome.status != TIGHT)  # a tie, decided exactly
         return Decision(exact, "exact") if exact is not None else Decision(outcome, stage)
 
     def at(self, job, case, stage):
