@@ -14,7 +14,7 @@ import functools
 from verify.claims.language.semantics import NONNEG, NONZERO, interpret, item_index
 from verify.claims.language.syntax import And, Compare, ForAll, Index, IndexValue, Item, Not, Or
 from verify.claims.language.text import instantiate
-from verify.numerics.algebraic import Undecidable
+from verify.numerics.algebraic import Undecidable, compare
 
 EXACT_MAX_N = 8
 MAX_POWER = 16  # |numerator| of an exponent p/1 or p/2 decided exactly
@@ -51,7 +51,7 @@ def _truth(node, at, signs):
     """The claim's truth value; the sign of each comparison's difference read is appended to `signs`."""
     if isinstance(node, Compare):
         algebra = _ExactAlgebra(at)
-        sign = (interpret(node.left, algebra) - interpret(node.right, algebra)).sign()
+        sign = compare(interpret(node.left, algebra), interpret(node.right, algebra))
         signs.append(sign)
         return {"<": sign < 0, "<=": sign <= 0, ">": sign > 0, ">=": sign >= 0, "==": sign == 0}[node.op]
     if isinstance(node, Not):
@@ -130,7 +130,7 @@ class _ExactAlgebra:
         if name in ("min", "max"):
             out = args[0]
             for arg in args[1:]:
-                sign = (arg - out).sign()
+                sign = compare(arg, out)
                 out = arg if (sign < 0 if name == "min" else sign > 0) else out
             return out
         raise Undecidable(f"{name} of an algebraic number")

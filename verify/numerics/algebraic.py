@@ -24,7 +24,7 @@ T, X = CTX.gens()
 ONE, ZERO = CTX.constant(1), CTX.constant(0)
 START_BITS = 128
 MAX_BITS = 1 << 14  # a sign or an isolation still open here is left undecided
-MAX_RESULTANT_SIZE = 60_000  # deg_x · deg_t product bound of a resultant's operands (beyond: too slow, undecided)
+MAX_RESULTANT_SIZE = 20_000  # a resultant's deg_x · deg_t (see _check_size; beyond: too slow, undecided)
 
 
 class Undecidable(Exception):
@@ -188,33 +188,13 @@ class Value:
     def is_zero(self):
         if self.root is None or x_degree(self.num) == 0:
             return self.num.is_zero()
-        f = self.root.poly
-        h = f.gcd(self.num)
-        if x_degree(h) == 0:
-            return False
-        c = f / h
-        bits = START_BITS
-        while bits <= MAX_BITS:
-            alpha = self.root.ball(bits)
-            if not self.field.evaluate(c, bits, alpha).contains(0):
-                return True
-            if not self.field.evaluate(h, bits, alpha).contains(0):
-                return False
-            bits *= 2
-        raise Undecidable("a root not separated from its conjugates within the precision limit")
+        h = self.root.poly.gcd(self.num)
+        return x_degree(h) > 0 and _root_of(h, self.root.poly, Value.of_root(self.root))
 
     def sign(self):
         if self.is_zero():
             return 0
-        bits = START_BITS
-        while bits <= MAX_BITS:
-            ball = self.ball(bits)
-            if ball > 0:
-                return 1
-            if ball < 0:
-                return -1
-            bits *= 2
-        raise Undecidable("a non-zero number too small for the precision limit")
+        return ball_sign(self.ball)
 
     # ------------------------------------------------ arithmetic
     def _common(self, other):
@@ -281,6 +261,48 @@ class Value:
         return Value.of_root(root)
 
 
+def ball_sign(enclose):
+    """The sign of a number known not to be 0, from its balls enclose(bits) at rising precision."""
+    bits = START_BITS
+    while bits <= MAX_BITS:
+        ball = enclose(bits)
+        if ball > 0:
+            return 1
+        if ball < 0:
+            return -1
+        bits *= 2
+    raise Undecidable("a non-zero number too small for the precision limit")
+
+
+def compare(a, b):
+    """The sign of a − b, exactly. Two Values of different roots are equal only if their annihilators share a
+    factor h and both are roots of h; a linear h has one root, so then they are equal (a larger h is left to the
+    resultant of a − b). Unequal numbers are told apart by their balls."""
+    if a.root is None or b.root is None or a.root is b.root:
+        return (a - b).sign()
+    pa, pb = annihilator(a), annihilator(b)
+    h = pa.gcd(pb)
+    if x_degree(h) == 0 or not (_root_of(h, pa, a) and _root_of(h, pb, b)):
+        return ball_sign(lambda bits: a.ball(bits) - b.ball(bits))
+    if x_degree(h) == 1:
+        return 0
+    return (a - b).sign()
+
+
+def _root_of(h, p, value):
+    """Whether value, a root of the squarefree p, is a root of its factor h (p = h·c, h and c coprime)."""
+    c = p / h
+    bits = START_BITS
+    while bits <= MAX_BITS:
+        ball = value.ball(bits)
+        if not value.field.evaluate(c, bits, ball).contains(0):
+            return True
+        if not value.field.evaluate(h, bits, ball).contains(0):
+            return False
+        bits *= 2
+    raise Undecidable("a root not separated from its conjugates within the precision limit")
+
+
 def _sqrt_ball(ball):
     if ball.lower() < 0:  # the number is ≥ 0 (checked): keep [0, upper]
         upper = ball.upper()
@@ -295,6 +317,8 @@ def annihilator(value):
     f, num, den = value.root.poly, value.num, value.den
     if x_degree(num) == 0 and x_degree(den) == 0:
         return den * X - num
+    if num == X and den == ONE:
+        return f
     _check_size(f, num, den)
     T3, X3, Y3 = CTX3.gens()
     lift = lambda p: p.compose(T3, X3, ctx=CTX3)
@@ -334,6 +358,9 @@ def combine(a, b, op):
 
 
 def _check_size(*polys):
-    size = math.prod(max(1, x_degree(p)) for p in polys) * sum(max(1, t_degree(p)) for p in polys)
+    """Undecidable when the resultant of these polynomials would be too large to compute quickly: its degree in x
+    times its degree in t, about Π deg_x · Σ deg_t · Π deg_x / deg_x."""
+    degrees = [max(1, x_degree(p)) for p in polys]
+    size = math.prod(degrees) * sum(max(1, t_degree(p)) * math.prod(degrees) // d for p, d in zip(polys, degrees))
     if size > MAX_RESULTANT_SIZE:
         raise Undecidable("a resultant beyond the size limit")
