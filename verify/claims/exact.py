@@ -31,8 +31,8 @@ def decide_exactly(tree, case, ties_only=False):
         return None
     try:
         signs = []
-        truth = _truth(tree, _exact_case(case), signs)
-        return None if ties_only and any(signs) else truth
+        value = truth(tree, _exact_case(case), signs)
+        return None if ties_only and any(signs) else value
     except Undefined:
         return False
     except (Undecidable, ArithmeticError, ValueError):  # a size beyond the limits, flint's refusals
@@ -47,22 +47,25 @@ def _exact_case(case):
     return ExactCase(case.logits, case.H, case.L, case.mu)
 
 
-def _truth(node, at, signs):
-    """The claim's truth value; the sign of each comparison's difference read is appended to `signs`."""
+def truth(node, at, signs):
+    """The claim's truth value at `at` (an ExactCase, or anything with n, rational(v), item(series, k) and
+    name(id) giving verify.numerics.algebraic Values); the sign of each comparison's difference is appended to
+    `signs`. Raises Undefined where the claim is undefined, Undecidable where exact arithmetic cannot decide."""
     if isinstance(node, Compare):
         algebra = _ExactAlgebra(at)
         sign = compare(interpret(node.left, algebra), interpret(node.right, algebra))
         signs.append(sign)
         return {"<": sign < 0, "<=": sign <= 0, ">": sign > 0, ">=": sign >= 0, "==": sign == 0}[node.op]
     if isinstance(node, Not):
-        return not _truth(node.part, at, signs)
+        return not truth(node.part, at, signs)
+    # every part is decided (no short cut): a claim undefined in any part fails, even where another part holds
     if isinstance(node, And):
-        return all(_truth(p, at, signs) for p in node.parts)
+        return all([truth(p, at, signs) for p in node.parts])
     if isinstance(node, Or):
-        return any(_truth(p, at, signs) for p in node.parts)
+        return any([truth(p, at, signs) for p in node.parts])
     if isinstance(node, ForAll):
         low, high = node.lo.at(at.n), node.hi.at(at.n)
-        return all(_truth(instantiate(node.part, Index(k)), at, signs) for k in range(low, high + 1))
+        return all([truth(instantiate(node.part, Index(k)), at, signs) for k in range(low, high + 1)])
     raise Undecidable(type(node).__name__)
 
 
