@@ -276,17 +276,41 @@ def ball_sign(enclose):
 
 def compare(a, b):
     """The sign of a − b, exactly. Two Values of different roots are equal only if their annihilators share a
-    factor h and both are roots of h; a linear h has one root, so then they are equal (a larger h is left to the
-    resultant of a − b). Unequal numbers are told apart by their balls."""
+    factor h and both are the same root of h, which an isolation of h's roots shows (`_same_root`); unequal
+    numbers are told apart by their balls."""
     if a.root is None or b.root is None or a.root is b.root:
         return (a - b).sign()
+    with flint.ctx.workprec(START_BITS):
+        first = a.ball(START_BITS) - b.ball(START_BITS)
+    if first > 0 or first < 0:
+        return 1 if first > 0 else -1
     pa, pb = annihilator(a), annihilator(b)
     h = pa.gcd(pb)
-    if x_degree(h) == 0 or not (_root_of(h, pa, a) and _root_of(h, pb, b)):
-        return ball_sign(lambda bits: a.ball(bits) - b.ball(bits))
-    if x_degree(h) == 1:
+    if x_degree(h) > 0 and _root_of(h, pa, a) and _root_of(h, pb, b) and _same_root(h, a, b):
         return 0
-    return (a - b).sign()
+    return ball_sign(lambda bits: a.ball(bits) - b.ball(bits))
+
+
+def _same_root(h, a, b):
+    """Whether a and b, both roots of the squarefree h, are the same root: flint isolates h's complex roots in
+    disjoint balls (one root each), and each of a, b is located in the one its ball meets."""
+    if x_degree(h) == 1:
+        return True
+    coefficients = x_coefficients(h)
+    bits = START_BITS
+    while bits <= MAX_BITS:
+        with flint.ctx.workprec(bits):
+            arb_coeffs = [a.field.evaluate(coefficients.get(k, ZERO), bits) for k in range(x_degree(h) + 1)]
+            try:
+                roots = flint.acb_poly(arb_coeffs).roots()
+            except ValueError:
+                roots = None
+            if roots is not None:
+                where = [[i for i, r in enumerate(roots) if r.overlaps(flint.acb(v.ball(bits)))] for v in (a, b)]
+                if all(len(w) == 1 for w in where):
+                    return where[0] == where[1]
+        bits *= 2
+    raise Undecidable("roots of a common factor not isolated within the precision limit")
 
 
 def _root_of(h, p, value):
