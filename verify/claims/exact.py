@@ -11,9 +11,8 @@ of verify.claims.language.semantics, interpreted here in exact algebraic numbers
 """
 import functools
 
-from verify.claims.language.semantics import NONNEG, NONZERO, interpret, item_index
-from verify.claims.language.syntax import And, Compare, ForAll, Index, IndexValue, Item, Not, Or
-from verify.claims.language.text import instantiate
+from verify.claims.language.semantics import NONNEG, NONZERO, interpret, item_index, judge
+from verify.claims.language.syntax import IndexValue, Item
 from verify.numerics.algebraic import Undecidable, compare
 
 EXACT_MAX_N = 8
@@ -51,22 +50,31 @@ def truth(node, at, signs):
     """The claim's truth value at `at` (an ExactCase, or anything with n, rational(v), item(series, k) and
     name(id) giving verify.numerics.algebraic Values); the sign of each comparison's difference is appended to
     `signs`. Raises Undefined where the claim is undefined, Undecidable where exact arithmetic cannot decide."""
-    if isinstance(node, Compare):
-        algebra = _ExactAlgebra(at)
+    return judge(node, _ExactLogic(at, signs), at.n)  # the connectives of the one semantics, in exact booleans
+
+
+class _ExactLogic:
+    """The logic verify.claims.language.semantics.judge asks for, in exact booleans. Every part of an and / or is
+    decided (no short cut): a claim undefined in any part fails, even where another part holds."""
+
+    def __init__(self, at, signs):
+        self.at, self.signs = at, signs
+
+    def compare(self, node):
+        algebra = _ExactAlgebra(self.at)
         sign = compare(interpret(node.left, algebra), interpret(node.right, algebra))
-        signs.append(sign)
+        self.signs.append(sign)
         return {"<": sign < 0, "<=": sign <= 0, ">": sign > 0, ">=": sign >= 0, "==": sign == 0}[node.op]
-    if isinstance(node, Not):
-        return not truth(node.part, at, signs)
-    # every part is decided (no short cut): a claim undefined in any part fails, even where another part holds
-    if isinstance(node, And):
-        return all([truth(p, at, signs) for p in node.parts])
-    if isinstance(node, Or):
-        return any([truth(p, at, signs) for p in node.parts])
-    if isinstance(node, ForAll):
-        low, high = node.lo.at(at.n), node.hi.at(at.n)
-        return all([truth(instantiate(node.part, Index(k)), at, signs) for k in range(low, high + 1)])
-    raise Undecidable(type(node).__name__)
+
+    def negate(self, value):
+        return not value
+
+    def join(self, parts, every):
+        values = list(parts)
+        return all(values) if every else any(values)
+
+    def true(self):
+        return True
 
 
 class _ExactAlgebra:
