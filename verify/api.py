@@ -2,9 +2,7 @@
 its curvature spectrum and J's spectrum, decide claims (built-in or your own) at a case or by search, check a
 certificate, check Assumption 2, run a derivation's checks. The command line is a thin layer over these.
 
-The search, the certificates and Assumption 2 are imported by the functions that use them, so a property test
-that only decides claims at cases does not load them (its first call stays fast). Every function checks its own
-arguments, returns a result object and never prints; bad input raises
+Every function checks its own arguments, returns a result object and never prints; bad input raises
 `verify.InputError` with a one-line message that names the parameter, the value and the fix. Nothing
 is written to disk unless asked (`out=`).
 """
@@ -12,15 +10,21 @@ from pathlib import Path
 
 from verify.base import options
 from verify.base.atomic import check_out_dir
+from verify.claims.verdicts import assumption2
 from verify.claims.cases.case import Case, parse_case
 from verify.claims.cases.case import load_case as _load_case
 from verify.claims.verdicts.mode import DecisionResult, Evaluation, evaluate_job  # noqa: F401 (types verify re-exports)
 from verify.claims.verdicts.mode import decide_on_case as _decide_on_case
 from verify.claims.verdicts.mode import evaluate_case as _evaluate_case
+from verify.claims.certificates.check import judge_certificate as _judge_certificate
+from verify.claims.claimfile import load_claims as _load_claims
+from verify.claims.claimfile import parse_claims_text
+from verify.claims.verdicts.decide import run_claims as _run_claims
 from verify.claims.jobs import Job
 from verify.claims.builtin.registry import get_claim
 from verify.claims.record import FormulaClaim
 from verify.claims.results import CheckResult, ClaimResult, Report, Verdict, VerdictKind  # noqa: F401 (re-exported)
+from verify.claims.verdicts.theorem2 import run_theorem2 as _run_theorem2
 from verify.base.errors import InputError
 from verify.base.files import checked_path
 from verify.numerics.curvature import CurvatureSpectrum, curvature_precise  # noqa: F401 (re-exported by verify)
@@ -122,7 +126,8 @@ def j_spectrum(case, dps=30):
 
 def decide_on_case(text, case, dps=50):
     """Decide a claim text (the claim language) at one case: mpmath at `dps` digits, then Arb balls when
-    that is too close to call. A `DecisionResult` (margin, holds, decided, rigorous, values read).
+    that is too close to call, and exact arithmetic at an exact tie of up to 8 tokens (`<=` holds, `<` fails:
+    docs/spec.md, *Exact ties*). A `DecisionResult` (margin, holds, decided, rigorous, values read).
 
     >>> decide_on_case("z(3) <= j(2) <= z(2)", make_case(logits=[0, -1, -2], H=[[1, 0, 0], [0, 1, 0], [0, 0, 1]])).holds
     True
@@ -134,9 +139,6 @@ def decide_on_case(text, case, dps=50):
 
 def load_claims(path_or_text):
     """The claims of a TOML claim file (a path), or of its text (a string holding `[[claim]]`)."""
-    from verify.claims.claimfile import load_claims as _load_claims
-    from verify.claims.claimfile import parse_claims_text
-
     if isinstance(path_or_text, str) and "[[claim]]" in path_or_text:
         return parse_claims_text(path_or_text)
     if not isinstance(path_or_text, (str, Path)):
@@ -168,8 +170,6 @@ def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out=None, progress
     >>> all(fact["id"].startswith("F") and fact["source"] for fact in report.claims[0].evidence.proof.lemmas)
     True
     """
-    from verify.claims.verdicts.theorem2 import run_theorem2 as _run_theorem2
-
     chosen = _search_options(seed, samples, dps, claim_ids, out, progress, workers, scheduler, example_db)
     return _run_theorem2(**chosen)
 
@@ -188,8 +188,6 @@ def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out=None, pr
     if not isinstance(claims, (list, tuple)) or not all(isinstance(c, FormulaClaim) for c in claims):
         raise InputError(f"claims is a {type(claims).__name__}; give a claim file's path or text, or what "
                          "verify.load_claims returned", "claims")
-    from verify.claims.verdicts.decide import run_claims as _run_claims
-
     chosen = _search_options(seed, samples, dps, claim_ids, out, progress, workers, scheduler, example_db)
     return _run_claims(claims, **chosen)
 
@@ -208,8 +206,6 @@ def check_certificate(path, claims_file=None):
     >>> check_certificate(report.claims[0].certificate).confirmed
     True
     """
-    from verify.claims.certificates.check import judge_certificate as _judge_certificate
-
     path = checked_path(path, "certificate", "path")
     if claims_file is not None:
         claims_file = checked_path(claims_file, "claim file", "claims_file")
@@ -218,8 +214,6 @@ def check_certificate(path, claims_file=None):
 
 def run_assumption2(seed=0, samples=40, claim_ids=None, progress=None, workers=None, scheduler=None):
     """Decide the Assumption 2 claims on the default sweep over the key dimension d: a `Report`."""
-    from verify.claims.verdicts import assumption2
-
     chosen = options.claim_ids(claim_ids)
     return assumption2.run_assumption2(options.seed(seed), assumption2.Settings(samples=options.samples(samples)),
                                        chosen, options.progress(progress), options.workers(workers),
@@ -229,8 +223,6 @@ def run_assumption2(seed=0, samples=40, claim_ids=None, progress=None, workers=N
 def assumption2_dimensions(n, N, d, seed=0):
     """One user's dimensions (n tokens, N sequences, key dimension d): which readings of Assumption 2 they allow and
     how far the decoupled formulas are off; a `DimensionsReport`."""
-    from verify.claims.verdicts import assumption2
-
     return assumption2.check_dimensions(n, N, d, options.seed(seed))
 
 
