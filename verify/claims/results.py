@@ -4,6 +4,7 @@ Evidence records say what was searched and found; each documents its fields (as 
 OptimizeResult does) and turns itself into JSON with `to_json` (fields left None are omitted).
 The CLI renders them by type, never by guessing from keys.
 """
+from verify.base.printable import shown
 import dataclasses
 import enum
 from dataclasses import dataclass, field
@@ -122,6 +123,7 @@ class VerdictKind(enum.Enum):
     HOLDS = "HOLDS"  # every case searched decided to hold
     REFUTED = "REFUTED"  # a failure with a certificate `check` confirmed (or a disproof both solvers gave)
     INCONCLUSIVE = "INCONCLUSIVE"  # a tight or undecided case, or a failure that could not be certified
+    ASSUMED = "ASSUMED"  # a claim file's lemma taken as given (assume = true), neither proved nor refuted
     INTERRUPTED = "INTERRUPTED"  # the run stopped (Ctrl-C) before the claim was decided
     CONTRADICTION = "CONTRADICTION"  # proved and refuted at once: a defect that must never happen
 
@@ -144,7 +146,7 @@ class Verdict:
 
     def __eq__(self, other):
         if isinstance(other, str):
-            raise TypeError(f"a Verdict compared with the string {other!r}: compare its .kind with a VerdictKind")
+            raise TypeError(f"a Verdict compared with the string {shown(other, 200)}: compare its .kind with a VerdictKind")
         if not isinstance(other, Verdict):
             return NotImplemented
         return (self.kind, self.assumptions) == (other.kind, other.assumptions)

@@ -6,7 +6,7 @@ the longest number it holds, so rich wraps prose only between words, never insid
 """
 import re
 
-from rich.console import Console
+from verify.commandline.terminal import safe_console
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -17,7 +17,8 @@ from verify.base.versions import package_versions
 from verify.claims.results import VerdictKind
 
 VERDICT_STYLE = {VerdictKind.PROVED: "bold green", VerdictKind.CERTIFIED: "green", VerdictKind.HOLDS: "cyan",
-                 VerdictKind.REFUTED: "bold red", VerdictKind.INCONCLUSIVE: "yellow", VerdictKind.INTERRUPTED: "magenta",
+                 VerdictKind.REFUTED: "bold red", VerdictKind.INCONCLUSIVE: "yellow", VerdictKind.ASSUMED: "yellow",
+                 VerdictKind.INTERRUPTED: "magenta",
                  VerdictKind.CONTRADICTION: "bold white on red"}
 SHOWN_DIGITS = 6  # significant digits of a number in a table (the JSON has them all)
 VALUE_DIGITS = 15  # case mode's spectrum, whose digits are the point of asking
@@ -41,7 +42,10 @@ def number_text(value, digits=SHOWN_DIGITS):
             return value
         if re.fullmatch(r"[-+]?\d+", value.strip()) and len(value.strip()) <= digits + 1:
             return value.strip()  # a short integer: all its digits
-    return decimal(value, digits, strip_zeros=True, min_fixed=-3, max_fixed=digits + 1)
+    try:
+        return decimal(value, digits, strip_zeros=True, min_fixed=-3, max_fixed=digits + 1)
+    except (ValueError, OverflowError, TypeError):  # a value mpmath cannot print (a giant exponent, a NaN text)
+        return "—"
 
 
 def _number_list(values):
@@ -56,6 +60,20 @@ def _widest_number_word(texts):
     prose column, so that rich, which wraps between words, never folds a number across lines."""
     words = [w for text in texts for w in str(text).split() if any(ch.isdigit() for ch in w) and "/" not in w]
     return max(map(len, words), default=1)
+
+
+GREEK_NAMES = {"lambda": "λ", "mu": "μ", "kappa": "κ", "sigma": "σ", "pi": "π"}
+SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+RELATION_SIGNS = {">=": "≥", "<=": "≤", "==": "=", "!=": "≠"}
+
+
+def formula_text(text):
+    """A claim's formula (claim-language text) in compact Unicode for a table: λ_max ≥ L_T·z_min², κ ≤ (L_T/μ_T)·R²."""
+    out = re.sub(r"\b(lambda|mu|kappa|sigma|pi)(?=\b|_|\()", lambda m: GREEK_NAMES[m.group(1)], text)
+    out = re.sub(r"\*\*\(?(-?\d+)\)?(?![\d.])", lambda m: m.group(1).translate(SUPERSCRIPT), out)
+    out = re.sub(r"\s*(>=|<=|==|!=)\s*", lambda m: f" {RELATION_SIGNS[m.group(1)]} ", out)
+    out = re.sub(r"(\s*)\*(\s*)", r"\1·\2", out.replace("**", "^"))  # spaced as written: a / b · c stays (a/b)·c
+    return re.sub(r"\bsqrt\(", "√(", out)
 
 
 def evidence_text(result):
@@ -152,11 +170,19 @@ def _proof_line(proof, verdict):
     if proof.status in ("proved", "disproved"):
         families = list(dict.fromkeys(lemma["id"].split(".")[0] for lemma in proof.lemmas))
         what = "proof" if proof.status == "proved" else "proof of the negation"
-        kind = f" ({proof.kind})" if proof.kind else ""
+        kind = f" ({_kind_text(proof)})" if proof.kind else ""
         return f"{what}{kind}: {proof.domain}; from {', '.join(families)}; {_solvers_text(proof)}"
     if verdict.is_(VerdictKind.HOLDS, VerdictKind.INCONCLUSIVE) and proof.reason:
         return f"prover: {proof.status}: {proof.reason}"
     return ""
+
+
+def _kind_text(proof):
+    """The kind of proof, naming the pieces that rest on the solvers alone when others have an identity."""
+    alone = [piece["piece"] for piece in proof.pieces if piece.get("kind") != "algebraic identity"]
+    if not alone or len(alone) == len(proof.pieces):
+        return proof.kind
+    return f"algebraic identity, except on {', '.join(dict.fromkeys(alone))}: Z3 and cvc5 alone"
 
 
 def _solver_seconds(proof):
@@ -211,7 +237,7 @@ def _value_words(value):
 def theorem2_table(report, console=None, title=None):
     """A claim command's report as a rich table (claim and reading, verdict, evidence), then each proof in full
     and the readings explained."""
-    console = console or Console()
+    console = console or safe_console()
     title = title or f"Theorem 2 / Eq. (47) — seed {report.seed}, {report.dps} digits, {report.seconds:.1f} s"
     evidence = [evidence_text(result) for result in report.claims]
     table = Table(title=title, show_lines=True)
@@ -222,6 +248,8 @@ def theorem2_table(report, console=None, title=None):
         claim = Text(result.id)
         if result.reading:
             claim.append("\n" + result.reading, style="dim")
+        if result.text:
+            text = f"⊢ {formula_text(result.text)}\n{text}"  # the inequality the verdict is about, under its reading
         style = "green" if result.verdict.assumptions else VERDICT_STYLE[result.verdict.kind]
         verdict = Text(result.verdict.text, style=style)
         if result.disagrees:
@@ -289,7 +317,7 @@ def _natural(fact_id):
 def assumption2_dimensions_table(report, console=None):
     """One user's dimensions: each reading's least violation and the rank bounds, then the decoupling errors
     (numbers to SHOWN_DIGITS digits, whole)."""
-    console = console or Console()
+    console = console or safe_console()
     data = report.to_json()
     table = Table(title=f"Assumption 2 at n = {report.n}, N = {report.N}, d = {report.d} (nN = {report.n * report.N})")
     table.add_column("reading", no_wrap=True)
@@ -330,7 +358,7 @@ def derivations_json(results):
 def derivations_text(results, console=None):
     """Each derivation: a plain heading, its closed form as SymPy's Unicode art, then each check on a line
     (verdict, kind, sizes, seconds) with what it measured below it."""
-    console = console or Console()
+    console = console or safe_console()
     for derivation, checks in results:
         console.rule(f"{derivation.id} · {derivation.name}", style="bold")
         for result in derivation.result():

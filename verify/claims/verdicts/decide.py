@@ -8,6 +8,7 @@ and refuted at once — a defect that must never happen, reported loudly. INCONC
 comparison stayed tight, or a failure could not be certified. HOLDS: every case decided to hold (a
 non-strict comparison whose sides agree to every digit computed holds, and the evidence says so).
 """
+from verify.base.printable import shown
 import math
 import time
 
@@ -23,22 +24,22 @@ from verify.claims.results import (ClaimResult, Counterexample, InterruptedEvide
 from verify.numerics.precision import CERTIFY_DPS
 
 
-OUTCOMES = ("proved", "certified", "holds", "fails", "undecided", "interrupted", "contradiction")
+OUTCOMES = ("proved", "certified", "holds", "fails", "undecided", "interrupted", "contradiction", "assumed")
 _KINDS = {"proved": VerdictKind.PROVED, "certified": VerdictKind.CERTIFIED, "holds": VerdictKind.HOLDS,
           "undecided": VerdictKind.INCONCLUSIVE, "interrupted": VerdictKind.INTERRUPTED,
-          "contradiction": VerdictKind.CONTRADICTION}
+          "contradiction": VerdictKind.CONTRADICTION, "assumed": VerdictKind.ASSUMED}
 
 
 def verdict_of(outcome, certified=False, assumptions=()):
     """The one maker of a Verdict, from what a decision found — "proved" (resting on `assumptions`, the lemma ids
     taken as given), "certified" (balls at one case), "holds", "fails", "undecided", "interrupted" or
-    "contradiction" — by the rule every claim follows: a failure is REFUTED only with a certificate behind it
+    "contradiction", or "assumed" (a claim file's lemma taken as given, neither proved nor refuted) — by the rule every claim follows: a failure is REFUTED only with a certificate behind it
     (`certified`): a counterexample's that `check` confirmed, or a disproof's that both solvers gave; a failure seen
     without one (a measurement, a certificate `check` refused) settles nothing: INCONCLUSIVE."""
     if outcome not in OUTCOMES:
-        raise ValueError(f"outcome {outcome!r}: one of {', '.join(OUTCOMES)}")
+        raise ValueError(f"outcome {shown(outcome, 200)}: one of {', '.join(OUTCOMES)}")
     if assumptions and outcome != "proved":
-        raise ValueError(f"only a proof rests on assumed lemmas, not the outcome {outcome!r}")
+        raise ValueError(f"only a proof rests on assumed lemmas, not the outcome {shown(outcome, 200)}")
     if outcome == "fails":
         return Verdict(VerdictKind.REFUTED if certified else VerdictKind.INCONCLUSIVE)
     return Verdict(_KINDS[outcome], tuple(assumptions))
@@ -64,7 +65,7 @@ def prove_job(job, dps):
     from verify.claims.prover.hints import cases_from_model
     from verify.claims.prover.prove import prove_with_identities
 
-    proof, algebras = prove_with_identities(job.tree, job.claim.n_range, job.claim.hessian, job.lemmas)
+    proof, algebras = least_assumption_proof(job, prove_with_identities)
     failing, tried = [], 0
     decider = Decider(dps, job.needs)
     hints = proof.hints if job.min_n <= MAX_CHECK_N else ()  # a case beyond check's bound could not be certified
@@ -75,6 +76,19 @@ def prove_job(job, dps):
                 if decider.decide(job, case).status == FAILS:
                     failing.append(case)
     return proof, tuple(failing), tried, algebras
+
+
+def least_assumption_proof(job, prove):
+    """(Proof, identities) of a job citing as few assumptions as it can: first from the facts and the lemmas that rest
+    on nothing taken as given; only when that fails, from every lemma (a claim provable without an assumed lemma is a
+    plain PROVED, and an assumed lemma is cited only when it is needed)."""
+    rests_on_assumption = dict(job.assumed)
+    unassumed = tuple(lemma for lemma in job.lemmas if lemma.id not in rests_on_assumption)
+    if len(unassumed) < len(job.lemmas):
+        proof, algebras = prove(job.tree, job.claim.n_range, job.claim.hessian, unassumed)
+        if proof.status == "proved":
+            return proof, algebras
+    return prove(job.tree, job.claim.n_range, job.claim.hessian, job.lemmas)
 
 
 def formula_result(job, index, collected, dps, samples, out_dir):
@@ -245,10 +259,13 @@ def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out_dir=None
     from verify.claims.jobs import Job
     from verify.claims.results import Report
 
+    from verify.claims.certificates.files import check_targets
+
     started = time.perf_counter()
+    chosen = [c for c in _select(claims, claim_ids) if not c.lemma]  # an unknown id is refused before any lemma runs
+    check_targets(out_dir, [(c.id, None) for c in claims if c.lemma or c in chosen])
     lemma_results, lemmas, assumed, interrupted = _decide_lemmas([c for c in claims if c.lemma], seed, samples, dps,
                                                                   out_dir, progress, workers, scheduler, example_db, executor)
-    chosen = [c for c in _select(claims, claim_ids) if not c.lemma]
     jobs = [Job(claim, None, lemmas, assumed) for claim in chosen]
     outcomes, _, stopped = run_jobs(jobs, seed, samples, dps, out_dir, progress, workers, scheduler, example_db,
                                     executor) if jobs and not interrupted else ([], None, interrupted)
@@ -266,16 +283,28 @@ def _decide_lemmas(lemmas, seed, samples, dps, out_dir, progress, workers, sched
         job = Job(lemma, None, citable, assumed)
         (outcome,), _, interrupted = run_jobs([job], seed, samples, dps, out_dir, progress, workers, scheduler,
                                               example_db, executor)
-        results.append(outcome)
         if interrupted:
-            return results, citable, assumed, True
+            return results + [outcome], citable, assumed, True
         proved = outcome.verdict.kind is VerdictKind.PROVED
-        if proved or (lemma.assume and not outcome.verdict.is_(VerdictKind.REFUTED, VerdictKind.CONTRADICTION)):
+        roots = outcome.verdict.assumptions if proved else None
+        if not proved and lemma.assume and not outcome.verdict.is_(VerdictKind.REFUTED, VerdictKind.CONTRADICTION):
+            outcome, roots = as_assumed(outcome), (lemma.id,)
+        results.append(outcome)
+        if roots is not None:
             citable += (lemma.as_fact(),)
-            roots = outcome.verdict.assumptions if proved else (lemma.id,)
             if roots:  # taken as given, or proved from lemmas taken as given: a claim citing it rests on those
                 assumed += ((lemma.id, roots),)
     return results, citable, assumed, False
+
+
+def as_assumed(outcome):
+    """An assumed lemma's result: ASSUMED (taken as given, neither proved nor refuted), with what the search saw."""
+    import dataclasses
+
+    searched = f"taken as given (assume = true); the search alone would say {outcome.verdict}"
+    note = getattr(outcome.evidence, "note", None)
+    evidence = outcome.evidence.with_(note=f"{searched}; {note}" if note else searched)
+    return dataclasses.replace(outcome, verdict=verdict_of("assumed"), evidence=evidence)
 
 
 def _select(claims, claim_ids):
@@ -286,5 +315,5 @@ def _select(claims, claim_ids):
     known = {c.id: c for c in claims}
     for claim_id in claim_ids:
         if claim_id not in known:
-            raise InputError(f"claim id {claim_id!r} is not in the claim file; choose one of {', '.join(known)}", "claim")
+            raise InputError(f"claim id {shown(claim_id, 200)} is not in the claim file; choose one of {', '.join(known)}", "claim")
     return tuple(known[c] for c in claim_ids)
