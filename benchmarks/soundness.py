@@ -1,5 +1,5 @@
 """The differential soundness check at scale: random claims over the whole grammar at exact points,
-balls against the SMT encoding, then claims for every k proved for every n and re-decided with balls at
+balls against the SMT encoding, the exact route of ties (verify.claims.exact) against both, then claims for every k proved for every n and re-decided with balls at
 exact cases (tests/soundness.py says what is checked). Prints how many claims reached each outcome and
 every disagreement; the disagreements must be 0.
 Run: python benchmarks/soundness.py [--claims 50000] [--forall 300] [--seed 0]
@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.soundness import claims, forall_claims, judge, prover_disagreements, real_cases  # noqa: E402
+from tests.soundness import claims, forall_claims, judge, judge_exact, prover_disagreements, real_cases  # noqa: E402
 
 
 def main():
@@ -31,6 +31,9 @@ def main():
     @given(claims(), st.sampled_from([2, 3, 4]), st.integers(0, 2**32), st.booleans())
     def run(text, n, seed, wide):
         kind, problems = judge(text, n, seed, wide)
+        counts[kind] += 1
+        found.extend(problems)
+        kind, problems = judge_exact(text, n, seed)
         counts[kind] += 1
         found.extend(problems)
 

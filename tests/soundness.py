@@ -19,6 +19,10 @@ domain (`forall k in 3..n-1` at n = 2, 3): a statement about no k, which holds i
 
 Z3 answering unsat to any of these is a disagreement. Since the facts are true at every real case,
 a claim the prover proves can then fail at no case, and a claim it disproves can hold at none.
+
+The exact route that decides ties (verify.claims.exact) is judged the same way (`judge_exact`): at the same
+point, its quantities exact rationals, it decides the claim in exact algebraic numbers, and SMT must allow what
+it decided; where the balls decide too, the two must agree.
 """
 import random
 from fractions import Fraction
@@ -191,6 +195,65 @@ def judge(text, n, seed, wide=False):
     if isinstance(tree, ForAll) and tree.lo.at(n) > tree.hi.at(n):
         kind = "vacuous"
     return ("wide " if wide else "") + kind, found
+
+
+class ExactAt:
+    """An ExactPoint's values as exact algebraic numbers (verify.numerics.algebraic), for verify.claims.exact."""
+
+    def __init__(self, point):
+        from verify.numerics.algebraic import Field
+
+        self.point, self.n, self.field = point, point.n, Field()
+
+    def rational(self, value):
+        from verify.numerics.algebraic import Value
+
+        return Value.rational(self.field, value)
+
+    def item(self, series, k):
+        return self.rational(self.point.exact(series, k))
+
+    def name(self, name):
+        return self.rational(self.n if name == "n" else self.point.exact(name))
+
+
+def judge_exact(text, n, seed):
+    """(what was checked, disagreements) of the exact route at the point judge(text, n, seed) uses: "not a
+    claim", "exact undecided" (log, exp, π, e, a size beyond the limits), or "exact holds" / "exact fails" /
+    "exact undefined"; a disagreement with SMT, or with the balls where they decide, is listed."""
+    from verify.claims.exact import Undefined, truth
+    from verify.numerics.algebraic import Undecidable
+
+    try:
+        tree = parse_claim(text, (n, n))
+    except InputError:
+        return "not a claim", []
+    point = ExactPoint(n, seed)
+    try:
+        holds, undefined = truth(tree, ExactAt(point), []), False
+    except Undefined:
+        holds, undefined = False, True
+    except (Undecidable, InputError):
+        return "exact undecided", []
+    with flint.ctx.workprec(point.bits):
+        outcome = decide(tree, point, Balls())
+    found = []
+    if outcome.decided and (outcome.holds != holds or (outcome.undefined and not undefined)):
+        found.append(f"{text} at n = {n}, {dict(point.values)}: exact {holds} (undefined {undefined}), "
+                     f"balls {outcome.status} (undefined {outcome.undefined})")
+    try:
+        encoder, definitions, defined, claim = queries(tree, n)
+    except NotEncodable:
+        return "exact not encodable", found
+    statement = f"(and {defined} {claim})"
+    goal, problem = (statement, "exact arithmetic says the claim holds there, yet SMT says it cannot") if holds else \
+        (f"(not {statement})", "exact arithmetic says the claim fails there, yet SMT says it cannot")
+    if not satisfiable(encoder, definitions, goal, point):
+        found.append(f"{text} at n = {n}, {dict(point.values)}: {problem}")
+    if undefined and not satisfiable(encoder, definitions, f"(not {defined})", point):
+        found.append(f"{text} at n = {n}, {dict(point.values)}: exact arithmetic says the claim is undefined "
+                     "there, yet SMT says it is defined")
+    return ("exact undefined" if undefined else "exact holds" if holds else "exact fails"), found
 
 
 # ---------------------------------------------------------------- the prover against real cases

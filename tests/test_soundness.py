@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.soundness import claims, disagreements, forall_claims
+from tests.soundness import claims, disagreements, forall_claims, judge_exact
 from verify.claims.language.parser import parse_claim
 from verify.claims.prover.prove import prove
 
@@ -23,6 +23,27 @@ CLAIMS_PER_RUN = 2000
 @given(claims(), st.sampled_from([2, 3, 4]), st.integers(0, 2**32), st.booleans())
 def test_balls_and_smt_agree_at_exact_points(text, n, seed, wide):
     assert disagreements(text, n, seed, wide) == []
+
+
+EXACT_CLAIMS_PER_RUN = 600  # benchmarks/soundness.py runs as many as --claims
+
+
+@settings(max_examples=EXACT_CLAIMS_PER_RUN, derandomize=True, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(claims(), st.sampled_from([2, 3, 4]), st.integers(0, 2**32))
+def test_the_exact_route_agrees_with_smt_and_the_balls_at_exact_points(text, n, seed):
+    """The route that decides exact ties (verify.claims.exact) against the same SMT queries, and the balls."""
+    assert judge_exact(text, n, seed)[1] == []
+
+
+def test_the_exact_route_decides_the_algebraic_claims_it_is_judged_on():
+    """Not vacuous: the exact route decides claims of every algebraic construct at exact points (and leaves log
+    to the balls)."""
+    algebraic = ["z_max - z_min >= 0", "sqrt(z_max) <= 1 or j(1) < 0", "1/(j_min - z_min) > 0", "(z(1))**(-1/2) >= 0",
+                 "abs(L - mu) == max(L, mu) - min(L, mu)", "not (kappa**2 < R * n)", "(lambda(1) + 1)**(3/2) > 0"]
+    for seed in range(5):
+        assert {judge_exact(text, 3, seed)[0] for text in algebraic} <= {"exact holds", "exact fails", "exact undefined"}
+    assert judge_exact("log(z_max) < 0", 3, 0)[0] == "exact undecided"
 
 
 # ---------------------------------------------------------------- the audits' classes, each decided soundly

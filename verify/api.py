@@ -128,7 +128,8 @@ def j_spectrum(case, dps=30):
 
 def decide_on_case(text, case, dps=50):
     """Decide a claim text (the claim language) at one case: mpmath at `dps` digits, then Arb balls when
-    that is too close to call. A `DecisionResult` (margin, holds, decided, rigorous, values read).
+    that is too close to call, and exact arithmetic at an exact tie of up to 8 tokens (`<=` holds, `<` fails:
+    docs/spec.md, *Exact ties*). A `DecisionResult` (margin, holds, decided, rigorous, values read).
 
     >>> decide_on_case("z(3) <= j(2) <= z(2)", make_case(logits=[0, -1, -2], H=[[1, 0, 0], [0, 1, 0], [0, 0, 1]])).holds
     True

@@ -1,197 +1,99 @@
-"""Exact decisions at exact ties: where Arb balls cannot separate the two sides of a comparison because
-they are equal, exact arithmetic can say so.
+"""Exact decisions where the balls cannot separate the two sides of a comparison (a tie, or a value the balls
+could not enclose at a degenerate case).
 
-A case is exact when z is rational (given as z, or equal logits: the uniform vector) and H, L, μ are
-rational (every case's are). Its quantities are then algebraic numbers: z(k) rational, and j(k),
-lambda(k), L_T, mu_T, L, mu eigenvalues of rational matrices — of J, J H J and H on T in the basis
-e_i − e_n, and of H — found as the real roots of their characteristic polynomials (SymPy's CRootOf,
-exact). A comparison whose difference has minimal polynomial x is an exact tie, decided as a tie
-(`<=` holds, `<` fails); any other difference is non-zero, and its sign is what SymPy's evalf gives
-at the precision it certifies (`strict=True`). log and exp are left undecided (their values at
-algebraic points are not algebraic), and so is anything beyond EXACT_MAX_N tokens or MAX_DEGREE.
-The claim's meaning, definedness included, is the one fold of verify.claims.language.semantics,
-interpreted here in exact algebraic numbers.
+Every case has rational logits (or a rational z), so its quantities are algebraic over Q(t), t = e^{1/q}
+transcendental (verify.numerics.exact_spectrum, verify.numerics.algebraic): a difference of two sides is
+exactly 0 or not by polynomial gcds and resultants over Z[t], and when it is not 0 its sign is a ball's at a
+precision that rises until it excludes 0. A comparison whose sides are equal is a tie (`<=` holds, `<`
+fails). log, exp, π, e and powers beyond halves are left undecided, and so is anything beyond EXACT_MAX_N tokens
+or the size limits of verify.numerics.algebraic. The claim's meaning, definedness included, is the one fold
+of verify.claims.language.semantics, interpreted here in exact algebraic numbers.
 """
 import functools
-from fractions import Fraction
 
 from verify.claims.language.semantics import NONNEG, NONZERO, interpret, item_index, judge
 from verify.claims.language.syntax import IndexValue, Item
-from verify.numerics.precision import Log
+from verify.numerics.algebraic import Undecidable, compare
 
-EXACT_MAX_N = 6  # characteristic polynomials of degree ≤ 5 and their roots' minimal polynomials stay quick
-MAX_DEGREE = 16  # a difference whose minimal polynomial may exceed this degree is left undecided
-SIGN_DIGITS = 60
-SIGN_MAX_DIGITS = 2000  # H's entries reach 1e±300, so a difference may cancel some 1200 digits
-
-
-class Undecidable(Exception):
-    """The exact route cannot decide this claim here (a transcendental value, a size beyond the limits)."""
+EXACT_MAX_N = 8
+MAX_POWER = 16  # |numerator| of an exponent p/1 or p/2 decided exactly
 
 
 class Undefined(Exception):
     """A division by an exact 0, the square root of a negative number: the claim is undefined (it fails)."""
 
 
-UNDEFINED_TRUTH = "undefined"  # a comparison undefined at the case: the truth value the connectives propagate
-
-
-def _open(truth):
-    """A truth value that is not a boolean: undefined, or not decidable exactly."""
-    return truth is UNDEFINED_TRUTH or isinstance(truth, Undecidable)
-
-
-def exact_z(case):
-    """z as Fractions (largest first), or None when z is not rational (logits that are not all equal)."""
-    logits = case.logits
-    if all(isinstance(v, Log) for v in logits):
-        total = sum(v.of for v in logits)
-        z = [v.of / total for v in logits]  # a case file's z is renormalised, as softmax of ln z is
-    elif len(set(logits)) == 1 and not isinstance(logits[0], Log):
-        z = [Fraction(1, len(logits))] * len(logits)
-    else:
+def decide_exactly(tree, case, ties_only=False):
+    """True / False when exact arithmetic decides the claim at the case (a tie included), else None; with
+    `ties_only`, None also when a comparison it read is not a tie (its margin is then not 0: the balls find it)."""
+    if case.n > EXACT_MAX_N:
         return None
-    return sorted(z, reverse=True)
+    return _decided(tree, _exact_case(case), ties_only)
 
 
-def decide_exactly(tree, case):
-    """True / False when exact arithmetic decides the claim at the case (a tie included), else None."""
-    exact = _exact_at(case) if case.n <= EXACT_MAX_N else None
-    if exact is None:
-        return None
+def _decided(tree, at, ties_only=False):
+    """decide_exactly's answer at `at` (see `truth`)."""
     try:
-        return exact.truth(tree)
+        signs = []
+        value = truth(tree, at, signs)
+        return None if ties_only and any(signs) else value
     except Undefined:
         return False
-    except (Undecidable, NotImplementedError, ValueError, TypeError, ArithmeticError):  # SymPy's refusals, overflow
+    except (Undecidable, ArithmeticError, ValueError):  # a size beyond the limits, flint's refusals
         return None
 
 
 @functools.lru_cache(maxsize=64)
-def _exact_at(case):
-    """The case's exact quantities (None when z is not exact), shared by every claim decided at it: the search
-    decides a case for each claim."""
-    z = exact_z(case)
-    return None if z is None else _Exact(case, z)
+def _exact_case(case):
+    """The case's exact quantities, shared by every claim decided at it (the search decides a case per claim)."""
+    from verify.numerics.exact_spectrum import ExactCase
+
+    return ExactCase(case.logits, case.H, case.L, case.mu)
 
 
-class _Exact:
-    """The claim's quantities at one exact case, computed on first use, and its truth value."""
+def truth(node, at, signs):
+    """The claim's truth value at `at` (an ExactCase, or anything with n, rational(v), item(series, k) and
+    name(id) giving verify.numerics.algebraic Values); the sign of each comparison's difference is appended to
+    `signs`. Raises Undefined where the claim is undefined, Undecidable where exact arithmetic cannot decide."""
+    found = judge(node, _ExactLogic(at, signs), at.n)  # the connectives of the one semantics, in exact booleans
+    if found is UNDEFINED_TRUTH:
+        raise Undefined()
+    if isinstance(found, Undecidable):
+        raise found
+    return found
 
-    def __init__(self, case, z):
-        import sympy as sp
 
-        self.sp, self.case, self.n, self.z = sp, case, case.n, z
-        self.spectra = {}  # eigenvalues by key (see `eigenvalues`)
+UNDEFINED_TRUTH = "undefined"  # a comparison undefined at the case: the truth value the connectives propagate
 
-    # ------------------------------------------------ quantities
-    @functools.cached_property
-    def matrices(self):
-        """H, J and on_T (a matrix restricted or compressed to T, in the basis e_i − e_n), computed once."""
-        sp, n = self.sp, self.n
-        H = sp.Matrix(n, n, lambda i, j: sp.Rational(self.case.H[i][j].numerator, self.case.H[i][j].denominator))
-        order = self._token_z()  # H's rows follow the tokens' order, so J's must too
-        J = sp.diag(*order) - order * order.T
-        B = sp.Matrix(n, n - 1, lambda i, j: 1 if i == j else (-1 if i == n - 1 else 0))  # e_i − e_n: a basis of T
-        on_T = lambda A: (B.T * B).inv() * B.T * A * B  # A restricted to T (T invariant) or compressed to it
-        return {"H": H, "J": J, "on_T": on_T}
 
-    def _token_z(self):
-        sp = self.sp
-        logits = self.case.logits
-        if all(isinstance(v, Log) for v in logits):
-            total = sum(v.of for v in logits)
-            values = [v.of / total for v in logits]
-        else:
-            values = [Fraction(1, self.n)] * self.n
-        return sp.Matrix([sp.Rational(v.numerator, v.denominator) for v in values])
+def _open(value):
+    """A truth value that is not a boolean: undefined, or not decidable exactly."""
+    return value is UNDEFINED_TRUTH or isinstance(value, Undecidable)
 
-    def eigenvalues(self, key):
-        """Eigenvalues, largest first: "j" (J on T), "lam" (J H J on T), "H_T" (H compressed to T), "H"."""
-        if key not in self.spectra:
-            m = self.matrices
-            J, H, on_T = m["J"], m["H"], m["on_T"]
-            matrix = {"j": lambda: on_T(J), "lam": lambda: on_T(J * H * J), "H_T": lambda: on_T(H), "H": lambda: H}[key]()
-            x = self.sp.Symbol("x")
-            roots = self.sp.Poly(matrix.charpoly(x).as_expr(), x).all_roots()
-            self.spectra[key] = sorted(roots, key=lambda r: r.evalf(SIGN_DIGITS), reverse=True)
-        return self.spectra[key]
 
-    def name(self, name):
-        sp = self.sp
-        if name == "n":
-            return sp.Integer(self.n)
-        if name in ("L_T", "mu_T"):
-            values = self.eigenvalues("H_T")
-            return values[0] if name == "L_T" else values[-1]
-        if name in ("L", "mu"):
-            given = self.case.L if name == "L" else self.case.mu
-            if given is not None:
-                return sp.Rational(given.numerator, given.denominator)
-            values = self.eigenvalues("H")
-            return values[0] if name == "L" else values[-1]
-        if name == "kappa":
-            lam = self.eigenvalues("lam")
-            return lam[0] / lam[-1]
-        if name == "R":
-            return sp.Rational(self.z[0]) / sp.Rational(self.z[-1])
-        raise Undecidable(name)
+class _ExactLogic:
+    """The logic verify.claims.language.semantics.judge asks for, in exact booleans. Every part of an and / or is
+    decided (no short cut): a claim undefined in any part fails, even where another part holds or exact arithmetic
+    cannot decide another part."""
 
-    def item(self, series, k):
-        if series == "z":
-            return self.sp.Rational(self.z[k - 1])
-        return self.eigenvalues({"j": "j", "lambda": "lam"}[series])[k - 1]
-
-    # ------------------------------------------------ arithmetic: the one semantics, in exact algebraic numbers
-    def value(self, node):
-        return interpret(node, _ExactAlgebra(self))
-
-    def sign(self, value):
-        """The exact sign of an algebraic number: 0 when its minimal polynomial is x, else evalf's certified sign."""
-        sp = self.sp
-        value = sp.nsimplify(value) if value.is_Float else value
-        if value.is_Rational:
-            return int(bool(value > 0)) - int(bool(value < 0))
-        if _degree_bound(value) > MAX_DEGREE:
-            raise Undecidable("a minimal polynomial beyond MAX_DEGREE")
-        x = sp.Symbol("x")
-        polynomial = sp.Poly(sp.minimal_polynomial(value, x), x)
-        if polynomial.degree() == 1 and polynomial.TC() == 0:
-            return 0
-        from sympy.core.evalf import PrecisionExhausted
-
-        try:  # a non-zero number: evalf raises the precision (up to SIGN_MAX_DIGITS) until its sign is certain
-            approximation = value.evalf(SIGN_DIGITS, strict=True, maxn=SIGN_MAX_DIGITS)
-        except PrecisionExhausted:
-            raise Undecidable("a non-zero difference smaller than evalf's precision") from None
-        return 1 if approximation > 0 else -1
-
-    # ------------------------------------------------ logic
-    def truth(self, node):
-        """The claim's truth: the connectives of the one semantics, in exact booleans (Undefined raised when the
-        claim is undefined anywhere, Undecidable when exact arithmetic cannot decide it)."""
-        found = judge(node, self, self.n)
-        if found is UNDEFINED_TRUTH:
-            raise Undefined()
-        if isinstance(found, Undecidable):
-            raise found
-        return found
+    def __init__(self, at, signs):
+        self.at, self.signs = at, signs
 
     def compare(self, node):
+        algebra = _ExactAlgebra(self.at)
         try:
-            sign = self.sign(self.value(node.left) - self.value(node.right))
+            sign = compare(interpret(node.left, algebra), interpret(node.right, algebra))
         except Undefined:
             return UNDEFINED_TRUTH
         except Undecidable as reason:
             return reason
+        self.signs.append(sign)
         return {"<": sign < 0, "<=": sign <= 0, ">": sign > 0, ">=": sign >= 0, "==": sign == 0}[node.op]
 
-    def negate(self, truth):
-        return truth if _open(truth) else not truth
+    def negate(self, value):
+        return value if _open(value) else not value
 
     def join(self, parts, every):
-        """Every part decided (no short cut): an undefined part anywhere makes the whole undefined (`a or b` with
-        a true and b undefined fails), even beside a part exact arithmetic cannot decide."""
         parts = list(parts)
         if any(part is UNDEFINED_TRUTH for part in parts):
             return UNDEFINED_TRUTH
@@ -205,14 +107,14 @@ class _Exact:
 
 
 class _ExactAlgebra:
-    """The algebra of verify.claims.language.semantics in SymPy's exact algebraic numbers at one exact case:
-    each definedness condition decided on the exact sign; log, exp and large powers are Undecidable."""
+    """The algebra of verify.claims.language.semantics in exact algebraic numbers at one case: each
+    definedness condition decided on the exact sign; log, exp and large powers are Undecidable."""
 
     def __init__(self, at):
-        self.at, self.sp = at, at.sp
+        self.at = at
 
     def exact(self, value):
-        return self.sp.Rational(value.numerator, value.denominator)
+        return self.at.rational(value)
 
     def number(self, num):
         raise Undecidable("a number beyond the exact range")
@@ -224,11 +126,11 @@ class _ExactAlgebra:
         if isinstance(node, Item):
             return self.at.item(node.name, item_index(node, self.at.n))
         if isinstance(node, IndexValue):
-            return self.sp.Integer(node.index.at(self.at.n))
+            return self.at.rational(node.index.at(self.at.n))
         return self.at.name(node.id)
 
     def require(self, kind, x):
-        sign = self.at.sign(x)
+        sign = x.sign()
         return sign != 0 if kind == NONZERO else sign >= 0 if kind == NONNEG else sign > 0
 
     def undefined(self):
@@ -244,9 +146,7 @@ class _ExactAlgebra:
         return False
 
     def exponent_class(self, value, integer_valued):
-        if not value.is_Rational:
-            raise Undecidable("an exponent that is not rational")
-        return bool(value.is_Integer), bool(value < 0)
+        raise Undecidable("an exponent that is not a constant")
 
     def neg(self, a):
         return -a
@@ -258,46 +158,36 @@ class _ExactAlgebra:
         return a / b
 
     def power(self, x, p, guard):
-        if p.denominator > 2 or abs(p.numerator) > 16:
-            raise Undecidable("a power beyond small rational exponents")
-        return x ** self.sp.Rational(p.numerator, p.denominator)
+        if p.denominator > 2 or abs(p.numerator) > MAX_POWER:
+            raise Undecidable("a power beyond small integer and half-integer exponents")
+        if p.denominator == 2:
+            x = x.sqrt()
+        return x.power(p.numerator)
 
     def power_of(self, x, p, is_integer, guard):
-        return self.power(x, Fraction(int(p.p), int(p.q)), guard)
+        raise Undecidable("an exponent that is not a constant")
 
     def call(self, name, args, guard):
         if name == "abs":
-            return args[0] if self.at.sign(args[0]) >= 0 else -args[0]
+            return args[0] if args[0].sign() >= 0 else -args[0]
         if name in ("min", "max"):
             out = args[0]
             for arg in args[1:]:
-                sign = self.at.sign(arg - out)
-                out = arg if (sign < 0) == (name == "min") and sign != 0 else out
+                sign = compare(arg, out)
+                out = arg if (sign < 0 if name == "min" else sign > 0) else out
             return out
         raise Undecidable(f"{name} of an algebraic number")
 
 
-def _degree_bound(value):
-    """A bound on the degree of an algebraic number's minimal polynomial: the product of its atoms' degrees
-    (each root of a polynomial, each square root)."""
-    import sympy as sp
-
-    bound = 1
-    for root in value.atoms(sp.CRootOf):
-        bound *= root.poly.degree()
-    for power in value.atoms(sp.Pow):
-        bound *= power.exp.q if power.exp.is_Rational else MAX_DEGREE + 1
-    return bound
-
-
-def exact_outcome(tree, case):
+def exact_outcome(tree, case, ties_only=False):
     """An Outcome (verify.claims.language.outcome) with margin exactly 0 that holds iff the claim is true at the
-    case — decided, since its enclosure is one point — or None when exact arithmetic cannot decide it."""
+    case — decided, since its enclosure is one point — or None when exact arithmetic cannot decide it (or, with
+    `ties_only`, when a comparison it read is not a tie)."""
     import flint
 
     from verify.claims.language.outcome import Outcome
 
-    truth = decide_exactly(tree, case)
+    truth = decide_exactly(tree, case, ties_only)
     if truth is None:
         return None
     zero = flint.arb(0)
@@ -321,38 +211,39 @@ def structured_outcome(tree, case, bits=256):
     return outcome
 
 
-def structured_exact_outcome(tree, case):
+def structured_exact_outcome(tree, case, ties_only=False):
     """An exact Outcome (margin 0: holds iff true) at a structured case, or None (log, exp, big powers)."""
     import flint
 
     from verify.claims.language.outcome import Outcome
 
-    try:
-        truth = _ExactStructured(case).truth(tree)
-    except Undefined:
-        truth = False
-    except (Undecidable, NotImplementedError, ValueError, TypeError, ArithmeticError):
+    truth_value = _decided(tree, _StructuredAt(case), ties_only)
+    if truth_value is None:
         return None
     zero = flint.arb(0)
-    return Outcome(zero, zero, zero, strict=not truth)
+    return Outcome(zero, zero, zero, strict=not truth_value)
 
 
-class _ExactStructured(_Exact):
-    """The exact algebra at a structured case: every quantity an exact rational from its closed-form spectrum."""
+class _StructuredAt:
+    """A structured case's quantities as exact rationals (its closed-form spectrum, verify.numerics.twolevel), in the
+    interface `truth` reads."""
 
     def __init__(self, case):
-        import sympy as sp
+        from verify.numerics.algebraic import Field
 
-        self.sp, self.case, self.n, self.spectra = sp, case, case.n, {}
-        self.z = case.spectrum.z
+        self.n, self.field, self.spectrum = case.n, Field(), case.spectrum
+
+    def rational(self, value):
+        from verify.numerics.algebraic import Value
+
+        return Value.rational(self.field, value)
 
     def name(self, name):
-        s, sp = self.case.spectrum, self.sp
-        if name == "n":
-            return sp.Integer(self.n)
-        value = {"L_T": s.L_T, "mu_T": s.mu_T, "L": s.L, "mu": s.mu, "kappa": s.kappa, "R": s.R}[name]
-        return sp.Rational(value.numerator, value.denominator)
+        s = self.spectrum
+        values = {"n": self.n, "L_T": s.L_T, "mu_T": s.mu_T, "L": s.L, "mu": s.mu, "kappa": s.kappa, "R": s.R}
+        if name not in values:
+            raise Undecidable(name)
+        return self.rational(values[name])
 
     def item(self, series, k):
-        value = {"z": self.case.spectrum.z, "j": self.case.spectrum.j, "lambda": self.case.spectrum.lam}[series][k - 1]
-        return self.sp.Rational(value.numerator, value.denominator)
+        return self.rational({"z": self.spectrum.z, "j": self.spectrum.j, "lambda": self.spectrum.lam}[series][k - 1])

@@ -16,7 +16,7 @@ from verify.claims.cases.structured import StructuredCase
 from verify.claims.certificates.format import side_matches, side_text
 from verify.claims.language.balls import UNDEFINED, Balls
 from verify.claims.language.evaluate import decide, value
-from verify.claims.language.outcome import FAILS, TIGHT
+from verify.claims.language.outcome import FAILS, TIGHT, Outcome
 from verify.claims.language.quantities import needs as needs_of
 from verify.claims.language.semantics import judge
 from verify.claims.language.syntax import names
@@ -42,8 +42,10 @@ def ball_outcome(tree, case, bits):
 def decide_rigorously(tree, case, dps, max_bits=None):
     """(outcome, point, bits): balls from `dps` digits, the precision doubled until the claim is decided or the
     precision would pass `max_bits` (default: `bits_limit` of the case's n, so a claim the balls never decide
-    costs seconds, not hours); where the balls first leave the claim tight (finite sides that agree), an exact
-    case is decided by exact arithmetic (verify.claims.exact: a tie)."""
+    costs seconds, not hours). Exact arithmetic (verify.claims.exact) decides it where it can: when the balls first
+    leave it open at an exact tie (tight: finite sides that agree; or a margin that is not finite, when every
+    comparison read is a tie), when they give no enclosure at all (a degenerate spectrum), and at the precision
+    limit; point is None when no ball point exists. A structured case is decided by its closed-form spectrum."""
     from verify.claims.exact import exact_outcome as case_exact
     from verify.claims.exact import structured_exact_outcome as structured_exact
 
@@ -53,13 +55,28 @@ def decide_rigorously(tree, case, dps, max_bits=None):
     limit = MAX_BITS if structured else bits_limit(case.n, bits)  # a structured case costs the same at any n
     max_bits = limit if max_bits is None else max_bits
     while True:
-        outcome, point = ball_outcome(tree, case, bits)
-        if outcome.decided or bits * 2 > max_bits:
+        try:
+            outcome, point = ball_outcome(tree, case, bits)
+        except NUMERIC_ERRORS:  # no enclosure at this case (a degenerate spectrum): exact arithmetic or nothing
+            exact = exact_outcome(tree, case)
+            return (exact if exact is not None else undecided_outcome()), None, bits
+        if outcome.decided:
             return outcome, point, bits
-        exact = exact_outcome(tree, case) if bits == bits_for(dps) and outcome.status == TIGHT else None
-        if exact is not None:
+        if bits * 2 > max_bits:
+            return exact_outcome(tree, case) or outcome, point, bits
+        exact = exact_outcome(tree, case, ties_only=outcome.status != TIGHT) if bits == bits_for(dps) else None
+        if exact is not None:  # a tie: no precision separates its sides
             return exact, point, bits
         bits *= 2
+
+
+NUMERIC_ERRORS = (ValueError, ArithmeticError)  # a ball or estimate stage that breaks down at a degenerate case
+
+
+def undecided_outcome():
+    """An Outcome that decides nothing (no enclosure of the margin)."""
+    nan = float("nan")
+    return Outcome(nan, nan, nan, False)
 
 
 def bits_limit(n, start):
@@ -78,7 +95,7 @@ def certify(tree, case, dps):
 def attempt(tree, case, dps):
     """(what a certificate records or None, the balls' status at the case: holds, fails, tight or undecided)."""
     outcome, point, bits = decide_rigorously(tree, case, dps)
-    if outcome.status != FAILS:
+    if outcome.status != FAILS or point is None:  # no balls to record (exact arithmetic alone decided it)
         return None, outcome.status
     with flint.ctx.workprec(bits):
         comparison, lhs, rhs, binding = binding_at(tree, point, Balls())
@@ -133,6 +150,8 @@ def recheck(tree, case, body):
         reason = "the claim holds rigorously at these inputs" if outcome.decided else \
             "the balls could not decide the claim at these inputs up to the precision limit"
         return False, reason, bits
+    if point is None:
+        return False, "the balls could not enclose the claim's values at these inputs", bits
     with flint.ctx.workprec(bits):
         comparison, lhs, rhs, _ = binding_at(tree, point, Balls())
         recorded = body["binding"]

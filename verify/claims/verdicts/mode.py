@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import flint
 import mpmath as mp
 
-from verify.claims.certificates.counterexample import binding_at, decide_rigorously
+from verify.claims.certificates.counterexample import NUMERIC_ERRORS, binding_at, decide_rigorously
 from verify.claims.jobs import Job
 from verify.claims.language.balls import Balls
 from verify.claims.language.evaluate import decide
@@ -151,15 +151,19 @@ def decide_on_case(holds_text, case, dps=50):
 
     tree = parse_claim(holds_text, (case.n, case.n))
     job = Job(FormulaClaim("claim", "", normalise(holds_text), n_range=(case.n, case.n), command="claims", tree=tree))
-    point = mp_point(case, dps, job.needs)
-    with flint.ctx.workprec(point.bits):
-        outcome = decide(tree, point, Balls())
+    try:
+        point = mp_point(case, dps, job.needs)
+        with flint.ctx.workprec(point.bits):
+            outcome = decide(tree, point, Balls())
+    except NUMERIC_ERRORS:  # the estimate breaks down at a degenerate spectrum: the balls or exact arithmetic decide
+        point = outcome = None
     rigorous = False
-    if not outcome.decided:
-        outcome, rigorous = decide_rigorously(tree, case, dps)[0], True
+    if outcome is None or not outcome.decided:
+        outcome, ball_point_, _ = decide_rigorously(tree, case, dps)
+        rigorous, point = True, point or ball_point_
     with mp.workdps(dps + 10):
         shown = "undefined" if outcome.undefined else decimal(_mid(outcome.margin), 20) if outcome.decided else "undecided"
-        values = _values_read(tree, point)
+        values = _values_read(tree, point) if point is not None else ()
     return DecisionResult(normalise(holds_text), shown, outcome.holds, outcome.decided, rigorous, values)
 
 

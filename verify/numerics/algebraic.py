@@ -1,0 +1,390 @@
+"""Exact algebraic numbers over Q(t), t = e^s for a non-zero rational s (or no t at all), with python-flint.
+
+t is transcendental (Lindemann), so a polynomial P(t) with rational coefficients vanishes at t only when P is
+the zero polynomial: an identity at t is a polynomial identity. A `Value` is num(α)/den(α) with num, den in
+Z[t, x] and α a `Root`: one real root of a squarefree f(t, x), picked out by a ball function; a Value of
+Q(t) has no root (num, den in Z[t]).
+
+Zero test (`is_zero`): in Q(t), num == 0. With a root α of f, let h = gcd(f, num) over Z[t, x]: if h has no x,
+f and num are coprime over Q(t), their resultant is a non-zero polynomial of t, so num(α) ≠ 0. Otherwise f = h·c
+with h, c coprime (f is squarefree), α is a root of exactly one of them, and a ball of α that keeps c(t, α)
+away from 0 proves h(α) = 0, hence num(α) = 0 (or the converse); the precision rises until one does.
+Values with two different roots are joined through resultants (`combine`), whose annihilating polynomial
+becomes the new root's f; its ball is the operation on the two balls. A sign is the ball's once it is not 0.
+"""
+import functools
+import math
+from fractions import Fraction
+
+import flint
+
+CTX = flint.fmpz_mpoly_ctx.get(("t", "x"), "lex")
+CTX3 = flint.fmpz_mpoly_ctx.get(("t", "x", "y"), "lex")
+T, X = CTX.gens()
+ONE, ZERO = CTX.constant(1), CTX.constant(0)
+START_BITS = 128
+MAX_BITS = 1 << 14  # a sign or an isolation still open here is left undecided
+MAX_RESULTANT_SIZE = 20_000  # a resultant's deg_x · deg_t (see _check_size; beyond: too slow, undecided)
+
+
+class Undecidable(Exception):
+    """Exact arithmetic cannot decide this here (a size beyond the limits, a transcendental value)."""
+
+
+class Field:
+    """Where t lives: t = e^scale (scale a non-zero Fraction), or no t (scale None: every Value is rational)."""
+
+    def __init__(self, scale=None):
+        self.scale = scale
+
+    @functools.lru_cache(maxsize=64)
+    def t(self, bits):
+        with flint.ctx.workprec(bits + 20):
+            if self.scale is None:
+                return flint.arb(1)
+            return (flint.arb(self.scale.numerator) / self.scale.denominator).exp()
+
+    def evaluate(self, poly, bits, x=None):
+        """poly(t, x) as an Arb ball at `bits` (x a ball, unused when poly has no x)."""
+        t = self.t(bits)
+        with flint.ctx.workprec(bits):
+            powers = [flint.arb(1)]  # x^k by products: arb's ** is NaN for a base that straddles 0
+            total = flint.arb(0)
+            for (et, ex), c in poly.terms():
+                term = flint.arb(c)
+                if et:
+                    term *= t ** int(et)
+                while len(powers) <= ex:
+                    powers.append(powers[-1] * x)
+                total += term * powers[int(ex)]
+            return total
+
+
+def x_degree(poly):
+    return max(0, poly.degrees()[1])  # the zero polynomial's degree is -1
+
+
+def t_degree(poly):
+    return max(0, poly.degrees()[0])
+
+
+def x_coefficients(poly):
+    """{k: the coefficient of x^k, a polynomial of t}."""
+    out = {}
+    for (et, ex), c in poly.terms():
+        out[ex] = out.get(ex, ZERO) + c * T ** et
+    return out
+
+
+def squarefree(poly):
+    """poly divided by gcd(poly, ∂poly/∂x): squarefree in x over Q(t), the same roots."""
+    g = poly.gcd(poly.derivative("x"))
+    return poly / g if x_degree(g) > 0 else poly
+
+
+def real_roots(field, poly, bits):
+    """The real roots of poly(t, ·) (squarefree, every root real), largest first, as disjoint balls at `bits` or
+    more; raises Undecidable past MAX_BITS. The roots of the midpoint polynomial (flint's complex_roots) are
+    approximations; each true root is then certified by a sign change around its approximation: deg(poly)
+    disjoint intervals with a sign change hold one root each."""
+    coefficients = x_coefficients(poly)
+    degree = x_degree(poly)
+    while bits <= MAX_BITS:
+        with flint.ctx.workprec(bits):
+            exact = flint.arb_poly([field.evaluate(coefficients.get(k, ZERO), bits) for k in range(degree + 1)])
+            balls = _certified(exact, degree, bits)
+        if balls is not None:
+            return balls
+        bits *= 2
+    raise Undecidable("roots not isolated within the precision limit")
+
+
+def _certified(exact, degree, bits):
+    midpoint = flint.fmpq_poly([_fmpq(c.mid()) for c in exact.coeffs()])
+    approximations = midpoint.complex_roots()
+    if len(approximations) != degree or any(m != 1 or not r.imag.contains(0) for r, m in approximations):
+        return None
+    balls = []
+    for root, _ in approximations:
+        mid = root.real.mid()
+        width = abs(mid) * flint.arb(2) ** (-(bits // 2)) if mid != 0 else flint.arb(2) ** (-bits)
+        low, high = mid - width, mid + width
+        if not exact(low) * exact(high) < 0:
+            return None
+        balls.append(flint.arb(mid, width))
+    balls.sort(key=lambda b: b.mid(), reverse=True)
+    return balls if all(not a.overlaps(b) for a, b in zip(balls, balls[1:])) else None
+
+
+def _fmpq(ball):
+    man, exp = ball.man_exp()
+    return flint.fmpq(man * 2 ** int(exp)) if exp >= 0 else flint.fmpq(man, 2 ** int(-exp))
+
+
+class RootSet:
+    """The real roots of one squarefree poly(t, ·), isolated once per precision and shared by its Roots."""
+
+    def __init__(self, field, poly):
+        self.field, self.poly, self._balls = field, poly, {}
+
+    def at(self, bits):
+        if bits not in self._balls:
+            self._balls[bits] = real_roots(self.field, self.poly, bits)
+        return self._balls[bits]
+
+    def enclosure(self, index):
+        return lambda bits: self.at(bits)[index]
+
+    def root(self, index):
+        """The index-th largest real root."""
+        return Root(self.field, self.poly, self.enclosure(index))
+
+
+class Root:
+    """One real root α of the squarefree f(t, x), given by a function bits → a ball containing it (and no other
+    root of f once the precision is high enough)."""
+
+    def __init__(self, field, poly, enclose):
+        self.field, self.poly, self._enclose, self._balls = field, poly, enclose, {}
+
+    def ball(self, bits):
+        if bits not in self._balls:
+            self._balls[bits] = self._enclose(bits)
+        return self._balls[bits]
+
+
+
+class Value:
+    """num(α)/den(α) for a Root α, or num/den in Q(t) when root is None (see the module docstring)."""
+
+    __slots__ = ("field", "root", "num", "den")
+
+    def __init__(self, field, num, den=ONE, root=None):
+        if root is None and x_degree(num) == 0 and x_degree(den) == 0:
+            g = num.gcd(den)
+            if not g.is_one() and not g.is_zero():
+                num, den = num / g, den / g
+        self.field, self.root, self.num, self.den = field, root, num, den
+
+    @classmethod
+    def rational(cls, field, value):
+        value = Fraction(value)
+        return cls(field, CTX.constant(value.numerator), CTX.constant(value.denominator))
+
+    @classmethod
+    def of_root(cls, root):
+        """α itself; a root of a linear f is the rational −f₀/f₁."""
+        if x_degree(root.poly) == 1:
+            c = x_coefficients(root.poly)
+            return cls(root.field, -c.get(0, ZERO), c[1])
+        return cls(root.field, X, ONE, root)
+
+    # ------------------------------------------------ numbers
+    def ball(self, bits):
+        x = self.root.ball(bits) if self.root is not None else None
+        with flint.ctx.workprec(bits):
+            return self.field.evaluate(self.num, bits, x) / self.field.evaluate(self.den, bits, x)
+
+    def is_zero(self):
+        if self.root is None or x_degree(self.num) == 0:
+            return self.num.is_zero()
+        h = self.root.poly.gcd(self.num)
+        return x_degree(h) > 0 and _root_of(h, self.root.poly, Value.of_root(self.root))
+
+    def sign(self):
+        if self.is_zero():
+            return 0
+        return ball_sign(self.ball)
+
+    # ------------------------------------------------ arithmetic
+    def _common(self, other):
+        """(self, other) over one root (or none), joining two roots through a resultant when they differ."""
+        if self.root is None or other.root is None or self.root is other.root:
+            return self, other
+        return None, None
+
+    def __neg__(self):
+        return Value(self.field, -self.num, self.den, self.root)
+
+    def __add__(self, other):
+        return self._binary(other, "+")
+
+    def __sub__(self, other):
+        return self._binary(other, "-")
+
+    def __mul__(self, other):
+        return self._binary(other, "*")
+
+    def __truediv__(self, other):
+        """self / other; other must not be 0 (the caller has checked)."""
+        return self._binary(other, "/")
+
+    def _binary(self, other, op):
+        a, b = self._common(other)
+        if a is None:
+            return combine(self, other, op)
+        root = a.root or b.root
+        if op == "+":
+            num, den = a.num * b.den + b.num * a.den, a.den * b.den
+        elif op == "-":
+            num, den = a.num * b.den - b.num * a.den, a.den * b.den
+        elif op == "*":
+            num, den = a.num * b.num, a.den * b.den
+        else:
+            num, den = a.num * b.den, a.den * b.num
+        if root is not None:
+            g = num.gcd(den)
+            if not g.is_one() and not g.is_zero():
+                num, den = num / g, den / g
+        return Value(self.field, num, den, root)
+
+    def power(self, k):
+        """self ** k for an integer k (self ≠ 0 when k < 0)."""
+        num, den = (self.num, self.den) if k >= 0 else (self.den, self.num)
+        return Value(self.field, num ** abs(k), den ** abs(k), self.root)
+
+    def sqrt(self):
+        """The non-negative square root (self ≥ 0, checked by the caller)."""
+        if self.root is None:
+            try:
+                s = (self.num * self.den).sqrt()
+            except Exception:  # flint's DomainError: not a perfect square in Q(t)
+                s = None
+            if s is not None:
+                out = Value(self.field, s, self.den)
+                return -out if out.sign() < 0 else out
+        if self.is_zero():
+            return Value.rational(self.field, 0)
+        p = annihilator(self)
+        squared = p.compose(T, X * X, ctx=CTX)
+        root = Root(self.field, squarefree(squared), lambda bits: _sqrt_ball(self.ball(bits)))
+        return Value.of_root(root)
+
+
+def ball_sign(enclose):
+    """The sign of a number known not to be 0, from its balls enclose(bits) at rising precision."""
+    bits = START_BITS
+    while bits <= MAX_BITS:
+        ball = enclose(bits)
+        if ball > 0:
+            return 1
+        if ball < 0:
+            return -1
+        bits *= 2
+    raise Undecidable("a non-zero number too small for the precision limit")
+
+
+def compare(a, b):
+    """The sign of a − b, exactly. Two Values of different roots are equal only if their annihilators share a
+    factor h and both are the same root of h, which an isolation of h's roots shows (`_same_root`); unequal
+    numbers are told apart by their balls."""
+    if a.root is None or b.root is None or a.root is b.root:
+        return (a - b).sign()
+    with flint.ctx.workprec(START_BITS):
+        first = a.ball(START_BITS) - b.ball(START_BITS)
+    if first > 0 or first < 0:
+        return 1 if first > 0 else -1
+    pa, pb = annihilator(a), annihilator(b)
+    h = pa.gcd(pb)
+    if x_degree(h) > 0 and _root_of(h, pa, a) and _root_of(h, pb, b) and _same_root(h, a, b):
+        return 0
+    return ball_sign(lambda bits: a.ball(bits) - b.ball(bits))
+
+
+def _same_root(h, a, b):
+    """Whether a and b, both roots of the squarefree h, are the same root: flint isolates h's complex roots in
+    disjoint balls (one root each), and each of a, b is located in the one its ball meets."""
+    if x_degree(h) == 1:
+        return True
+    coefficients = x_coefficients(h)
+    bits = START_BITS
+    while bits <= MAX_BITS:
+        with flint.ctx.workprec(bits):
+            arb_coeffs = [a.field.evaluate(coefficients.get(k, ZERO), bits) for k in range(x_degree(h) + 1)]
+            try:
+                roots = flint.acb_poly(arb_coeffs).roots()
+            except ValueError:
+                roots = None
+            if roots is not None:
+                where = [[i for i, r in enumerate(roots) if r.overlaps(flint.acb(v.ball(bits)))] for v in (a, b)]
+                if all(len(w) == 1 for w in where):
+                    return where[0] == where[1]
+        bits *= 2
+    raise Undecidable("roots of a common factor not isolated within the precision limit")
+
+
+def _root_of(h, p, value):
+    """Whether value, a root of the squarefree p, is a root of its factor h (p = h·c, h and c coprime)."""
+    c = p / h
+    bits = START_BITS
+    while bits <= MAX_BITS:
+        ball = value.ball(bits)
+        if not value.field.evaluate(c, bits, ball).contains(0):
+            return True
+        if not value.field.evaluate(h, bits, ball).contains(0):
+            return False
+        bits *= 2
+    raise Undecidable("a root not separated from its conjugates within the precision limit")
+
+
+def _sqrt_ball(ball):
+    if ball.lower() < 0:  # the number is ≥ 0 (checked): keep [0, upper]
+        upper = ball.upper()
+        ball = flint.arb(upper / 2, upper / 2)
+    return ball.sqrt()
+
+
+def annihilator(value):
+    """A non-zero P(t, x), squarefree in x, with P(t, value) = 0."""
+    if value.root is None:
+        return value.den * X - value.num
+    f, num, den = value.root.poly, value.num, value.den
+    if x_degree(num) == 0 and x_degree(den) == 0:
+        return den * X - num
+    if num == X and den == ONE:
+        return f
+    _check_size(f, num, den)
+    T3, X3, Y3 = CTX3.gens()
+    lift = lambda p: p.compose(T3, X3, ctx=CTX3)
+    p = lift(f).resultant(Y3 * lift(den) - lift(num), "x")
+    if p.is_zero():
+        raise Undecidable("a degenerate resultant")
+    return squarefree(p.compose(T, ZERO, X, ctx=CTX))
+
+
+def combine(a, b, op):
+    """a op b for two Values of different roots: the resultant eliminating both."""
+    pa, pb = annihilator(a), annihilator(b)
+    _check_size(pa, pb)
+    T3, U3, Y3 = CTX3.gens()
+    A = pa.compose(T3, U3, ctx=CTX3)
+    coefficients = x_coefficients(pb)
+    d = max(coefficients)
+    lift = lambda c: c.compose(T3, U3, ctx=CTX3)  # a coefficient, a polynomial of t
+    if op in "+-":
+        w = Y3 - U3 if op == "+" else U3 - Y3  # the value of b in terms of u = a and y = a op b
+        B = sum((lift(c) * w ** k for k, c in coefficients.items()), CTX3.constant(0))
+    elif op == "*":  # b = y/u: u^d · pb(y/u)
+        B = sum((lift(c) * Y3 ** k * U3 ** (d - k) for k, c in coefficients.items()), CTX3.constant(0))
+    else:  # b = u/y: y^d · pb(u/y)
+        B = sum((lift(c) * U3 ** k * Y3 ** (d - k) for k, c in coefficients.items()), CTX3.constant(0))
+    p = A.resultant(B, "x")
+    if p.is_zero():
+        raise Undecidable("a degenerate resultant")
+    p = squarefree(p.compose(T, ZERO, X, ctx=CTX))
+    apply = {"+": lambda u, v: u + v, "-": lambda u, v: u - v, "*": lambda u, v: u * v, "/": lambda u, v: u / v}[op]
+
+    def enclose(bits):
+        with flint.ctx.workprec(bits):
+            return apply(a.ball(bits), b.ball(bits))
+
+    return Value.of_root(Root(a.field, p, enclose))
+
+
+def _check_size(*polys):
+    """Undecidable when the resultant of these polynomials would be too large to compute quickly: its degree in x
+    times its degree in t, about Π deg_x · Σ deg_t · Π deg_x / deg_x."""
+    degrees = [max(1, x_degree(p)) for p in polys]
+    size = math.prod(degrees) * sum(max(1, t_degree(p)) * math.prod(degrees) // d for p, d in zip(polys, degrees))
+    if size > MAX_RESULTANT_SIZE:
+        raise Undecidable("a resultant beyond the size limit")
