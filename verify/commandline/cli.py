@@ -66,8 +66,9 @@ def cmd_theorem2(args):
     if args.case:
         return _theorem2_case(args)
     from verify.api import run_theorem2
+    from verify.claims.executors import forking_by_default
 
-    with _LazyProgress("searching") as progress:
+    with _LazyProgress("searching") as progress, forking_by_default():
         report = run_theorem2(args.seed, args.samples, args.dps, args.claim, args.out, progress, args.workers,
                               args.scheduler, args.example_db)
     return _print_report(report, args)
@@ -76,8 +77,10 @@ def cmd_theorem2(args):
 def cmd_claims(args):
     from verify.api import load_claims, run_claims
 
+    from verify.claims.executors import forking_by_default
+
     claims = load_claims(args.file)
-    with _LazyProgress("searching") as progress:
+    with _LazyProgress("searching") as progress, forking_by_default():
         report = run_claims(claims, args.seed, args.samples, args.dps, args.claim, args.out, progress, args.workers,
                             args.scheduler, args.example_db)
     return _print_report(report, args, title=f"Claims of {args.file} — seed {report.seed}, {report.dps} digits, "
