@@ -14,6 +14,7 @@ from verify.claims.cases.case import Case, parse_case
 from verify.claims.cases.case import load_case as _load_case
 from verify.claims.cases.mode import DecisionResult, Evaluation, evaluate_job  # noqa: F401 (types verify re-exports)
 from verify.claims.cases.mode import decide_on_case as _decide_on_case
+from verify.claims.executors import forking_by_default  # noqa: F401 (the command line's default: a short search forks)
 from verify.claims.cases.mode import evaluate_case as _evaluate_case
 from verify.claims.certificates.check import judge_certificate as _judge_certificate
 from verify.claims.claimfile import load_claims as _load_claims

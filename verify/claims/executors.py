@@ -7,7 +7,10 @@ each completes. Ctrl-C kills a local cluster's worker processes at once (cancell
 queued tasks and letting the running ones go on held the end of an interrupted run up for 15–25 s),
 or cancels a scheduler's tasks, and raises `Interrupted` carrying the results that had arrived.
 
-By default the tasks run in this process: a local cluster costs seconds of start-up (each worker
+By default the tasks run in this process, or — from the command line (`forking_by_default`), on a POSIX system
+with two usable cores or more — on `Forked` processes, one per core, forked from this one in milliseconds with
+everything it has loaded: `theorem2`'s default tasks then take 4.7 and 5.2 s of CPU in two processes where one
+process takes 8–9 s (measured under load; each process loads the solvers and SciPy's optimiser itself). A local cluster costs seconds of start-up (each worker
 imports numpy, SciPy, SymPy, Hypothesis and Dask: 1.5 s of CPU) and about 1.5–2× the CPU time of the
 same tasks in process, so it pays only on a long search with idle cores. It is started by default
 when there are at least `MIN_TASKS_FOR_CLUSTER` tasks (a `theorem2` search has 21 + 0.03 × samples
@@ -22,79 +25,18 @@ import contextlib
 import logging
 import os
 import signal
-import sys
 import threading
 import uuid
 import warnings
 from verify.base import options
 from verify.base.errors import InputError
+from verify.claims.forking import Forked, can_fork, forking_by_default, forks_by_default  # noqa: F401 (re-exported)
+from verify.claims.interrupts import Interrupted, check_stop, remembered_interrupts, shielded  # noqa: F401 (used here and re-exported)
 
 CONNECT_TIMEOUT = 5  # seconds to reach a scheduler and hear its answer before saying it is unreachable
 MIN_TASKS_FOR_CLUSTER = 140  # fewer tasks run in process by default (theorem2: --samples below about 4000)
 QUIET = logging.CRITICAL + 1  # above every level Dask logs at
 NOISY_LOGGERS = ("distributed", "tornado", "tornado.application", "bokeh")
-
-
-_STOP = threading.Event()  # set by Ctrl-C while tasks run in this process
-
-
-def check_stop():
-    """Raise KeyboardInterrupt if Ctrl-C came while tasks run here (long loops call this at each step)."""
-    if _STOP.is_set():
-        raise KeyboardInterrupt
-
-
-@contextlib.contextmanager
-def remembered_interrupts():
-    """While tasks run in this process, a Ctrl-C is remembered as well as raised: one that lands where
-    Python cannot raise it (inside an object's finaliser, such as a Z3 context being freed) still stops
-    the run at the next `check_stop`. Outside the main thread nothing changes."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def remember(signum, frame):
-        _STOP.set()
-        raise KeyboardInterrupt
-
-    def quiet_when_remembered(unraisable, hook=sys.unraisablehook):
-        """A Ctrl-C raised where Python can only print it (a finaliser, Hypothesis's gc callback) is not
-        printed as a traceback: it is remembered, and the next check_stop raises it."""
-        if isinstance(unraisable.exc_value, KeyboardInterrupt):
-            _STOP.set()
-            return
-        hook(unraisable)
-
-    previous, previous_hook = signal.signal(signal.SIGINT, remember), sys.unraisablehook
-    sys.unraisablehook = quiet_when_remembered
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        sys.unraisablehook = previous_hook
-        _STOP.clear()
-
-
-@contextlib.contextmanager
-def shielded():
-    """Ctrl-C only remembered, never raised, inside (a solver call and the freeing of its objects); the
-    caller's next `check_stop` raises it. Outside the main thread nothing changes."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: _STOP.set())
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-class Interrupted(Exception):
-    """The user pressed Ctrl-C; `results` holds what had been computed (None where not)."""
-
-    def __init__(self, results):
-        super().__init__("interrupted")
-        self.results = results
 
 
 class InProcess:
@@ -116,87 +58,6 @@ class InProcess:
 
     def close(self):
         pass
-
-
-class Forked:
-    """Run the tasks on `workers` processes forked from this one (POSIX only), each taking the next task as it
-    finishes one: the tasks share this process's loaded modules and objects without pickling them, and only their
-    results come back (pickled). Start-up costs milliseconds, not the seconds of a Dask cluster, so it pays on a
-    run of a few seconds. The objects already made are frozen out of the collector's passes first, so the forked
-    processes neither scan nor copy them. Ctrl-C stops the processes at once (they ignore it themselves)."""
-
-    def __init__(self, workers):
-        self.workers = workers
-
-    def run(self, tasks, progress=None):
-        import gc
-        import multiprocessing
-
-        global _FORKED_TASKS
-        results = [None] * len(tasks)
-        _FORKED_TASKS = tasks
-        gc.collect()
-        gc.freeze()
-        pool = multiprocessing.get_context("fork").Pool(min(self.workers, len(tasks)) or 1,
-                                                        initializer=_forked_start)
-        try:
-            with remembered_interrupts():
-                done = 0
-                for index, result in pool.imap_unordered(_forked_task, range(len(tasks))):
-                    check_stop()
-                    results[index], done = result, done + 1
-                    if progress:
-                        progress(done, len(tasks), tasks[index][0])
-                check_stop()
-        except KeyboardInterrupt:
-            pool.terminate()
-            raise Interrupted(results) from None
-        finally:
-            pool.terminate()
-            pool.join()
-            _FORKED_TASKS = None
-            gc.unfreeze()
-        return results
-
-    def close(self):
-        pass
-
-
-_FORKED_TASKS = None  # the tasks a Forked run's processes read (inherited at the fork, never pickled)
-
-
-def _forked_start():
-    import gc
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the terminal's Ctrl-C reaches the parent, which stops us
-    gc.set_threshold(10_000, 10, 10)  # the tasks make objects by the million (Hypothesis's choices, SymPy's
-    # expressions): young-generation passes every 10,000 of them, not 700, took half the collector's time (0.6 -> 0.3 s)
-
-
-def _forked_task(index):
-    label, function, args = _FORKED_TASKS[index]
-    return index, function(*args)
-
-
-def can_fork():
-    """Whether this process may fork workers: a POSIX fork, in the main thread, with no other thread alive
-    (a thread holding a lock at the fork would leave it held in the child)."""
-    return (hasattr(os, "fork") and sys.platform != "darwin" and threading.current_thread() is threading.main_thread()
-            and threading.active_count() == 1)
-
-
-_FORK_BY_DEFAULT = threading.local()
-
-
-@contextlib.contextmanager
-def forking_by_default():
-    """Inside, a run given neither workers nor a scheduler forks one process per usable core (`Forked`) where it
-    would otherwise run in this process (the command line's default for theorem2 and claims)."""
-    _FORK_BY_DEFAULT.on = True
-    try:
-        yield
-    finally:
-        _FORK_BY_DEFAULT.on = False
 
 
 def usable_cores():
@@ -427,7 +288,7 @@ def executor_for(workers=None, scheduler=None, tasks=0):
                          "other (a scheduler's workers are started with `dask worker`)", "workers")
     if scheduler is not None:
         return DaskExecutor(scheduler=scheduler)
-    if workers is None and tasks < MIN_TASKS_FOR_CLUSTER and getattr(_FORK_BY_DEFAULT, "on", False) \
+    if workers is None and tasks < MIN_TASKS_FOR_CLUSTER and forks_by_default() \
             and usable_cores() > 1 and tasks > 1 and can_fork():
         return Forked(usable_cores())
     if workers is None:
