@@ -44,7 +44,7 @@ MUTATIONS = {  # name: (file, code, the mutated code)
                                                  "half_ulp(recorded) * 10"),
     "a recorded zero gets half a unit of slack": (FORMAT, '    if not mantissa.replace(".", "").strip("0"):\n'
                                                           "        return flint.arb(0)\n", ""),
-    "T2.multi's recorded margin not compared": ("verify/claims/builtin/multi.py",
+    "T2.multi's recorded margin not compared": ("verify/claims/certificates/several.py",
                                                 "for name, ball in _sides(enclosure).items())",
                                                 'for name, ball in _sides(enclosure).items() if name != "margin")'),
     "the quick look for a disproof decides alone": ("verify/claims/prover/prove.py",

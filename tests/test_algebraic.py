@@ -239,7 +239,7 @@ def kappa_certificate():
     from verify.claims.verdicts.decide import run_jobs
 
     (result,), _, _ = run_jobs([Job(REGISTRY["T2.eq47.kappa"], TANGENT)], seed=0, samples=20, dps=50, workers=1)
-    assert result.verdict == "PROVED" and result.evidence.proof.kind == "algebraic identity"
+    assert result.verdict.text == "PROVED" and result.evidence.proof.kind == "algebraic identity"
     return result.certificate_body
 
 

@@ -18,6 +18,10 @@ ALLOWED = {  # room -> the rooms it may import besides itself, bottom to top
     "document": {"base", "numerics", "claims", "derivations"},
     "commandline": {"base", "numerics", "claims", "derivations", "experiments", "document", TOP},
 }
+CLAIMS_ORDER = [  # the sub-packages (and modules) of verify.claims, bottom to top: each imports only those before it
+    "results", "interrupts", "forking", "executors", "language", "cases", "exact", "jobs", "prover", "record", "builtin", "claimfile",
+    "search", "certificates", "verdicts",
+]
 MAX_LINES = 400
 
 
@@ -48,13 +52,53 @@ def _layer(name):
     return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in ALLOWED) else None
 
 
-@pytest.mark.parametrize("name", sorted(MODULES))
+LAYERED = sorted(name for name in MODULES if _layer(name) is not None and GRAPH[name])
+
+
+def test_the_layering_cases_are_not_vacuous():
+    """Every module left out of the layering cases is the top (api, strategies, __main__) or imports nothing of
+    verify (checked here, so a broken import reader cannot make the layering pass on empty sets)."""
+    left_out = {name for name in MODULES if name not in LAYERED}
+    assert all(_layer(name) is TOP or not GRAPH[name] for name in left_out)
+    assert len(LAYERED) > len(MODULES) // 2, (len(LAYERED), len(MODULES))
+    assert GRAPH["verify.claims.verdicts.decide"] and GRAPH["verify.commandline.cli"]
+
+
+@pytest.mark.parametrize("name", LAYERED)
 def test_each_layer_imports_only_downwards(name):
     layer = _layer(name)
-    if layer is None:
-        return  # the top: api, strategies, __init__, __main__
+    assert layer is not None and GRAPH[name], f"{name}: a layering case with no imports to check"
     for target in GRAPH[name]:
         assert _layer(target) in ALLOWED[layer] | {layer}, f"{name} ({layer}) imports {target}"
+
+
+def _claims_room(name):
+    parts = name.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "claims" else None
+
+
+CLAIMS_MODULES = sorted(name for name in MODULES if _claims_room(name) is not None)
+
+
+def test_claims_order_names_every_room_of_claims():
+    assert {_claims_room(name) for name in CLAIMS_MODULES} == set(CLAIMS_ORDER)
+
+
+def test_the_claims_order_is_non_vacuous():
+    """The order inside claims/ is tested on real imports: most of its modules import another room of claims/."""
+    crossing = [name for name in CLAIMS_MODULES
+                if any(_claims_room(t) not in (None, _claims_room(name)) for t in GRAPH[name])]
+    assert len(crossing) >= len(CLAIMS_MODULES) // 3, crossing
+
+
+@pytest.mark.parametrize("name", CLAIMS_MODULES)
+def test_claims_rooms_import_only_downwards(name):
+    """Inside claims/, a room imports only rooms before it in CLAIMS_ORDER: no arrow runs back up."""
+    room = CLAIMS_ORDER.index(_claims_room(name))
+    for target in GRAPH[name]:
+        other = _claims_room(target)
+        if other is not None and other != CLAIMS_ORDER[room]:
+            assert CLAIMS_ORDER.index(other) < room, f"{name} ({CLAIMS_ORDER[room]}) imports {target} ({other}): upward"
 
 
 def test_the_top_of_the_package_is_the_api_alone():
@@ -111,3 +155,31 @@ def test_public_api_is_exactly_all_and_documented():
 def test_the_command_line_goes_through_the_public_api(front):
     """The CLI is thin: its options are checked by verify.base.options, its work done by verify.api."""
     assert not {m for m in GRAPH[front] if m.startswith(("verify.claims", "verify.numerics"))}, GRAPH[front]
+
+
+def test_a_verdict_is_made_only_by_verdict_of():
+    """Every `Verdict(...)` call in the package sits in verify.claims.verdicts.decide.verdict_of; no module spells a
+    verdict as a string to compare ("PROVED" and its kin appear only as VerdictKind values)."""
+    makers = []
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text())
+        for function in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)] + [tree]:
+            calls = [n for n in ast.walk(function) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "Verdict"]
+            if calls and function is not tree:
+                makers.append((name, function.name))
+    assert set(makers) == {("verify.claims.verdicts.decide", "verdict_of")}, makers
+
+
+def test_a_verdict_is_no_string():
+    from verify.claims.results import VerdictKind
+    from verify.claims.verdicts.decide import verdict_of
+
+    proved = verdict_of("proved", assumptions=("a", "b"))
+    assert proved.kind is VerdictKind.PROVED and proved.assumptions == ("a", "b")
+    assert str(proved) == proved.text == "PROVED assuming a, b"
+    assert proved == verdict_of("proved", assumptions=("a", "b")) != verdict_of("proved")
+    for kind in VerdictKind:
+        with pytest.raises(TypeError):
+            proved == kind.value  # noqa: B015
+    with pytest.raises(ValueError):
+        verdict_of("holds", assumptions=("a",))

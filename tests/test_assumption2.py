@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import run_cli
 from tests.test_cli import assert_one_line_error
-from verify.claims.builtin import assumption2 as a2_claims
+from verify.claims.builtin import assumption2 as a2_checkers
+from verify.claims.verdicts import assumption2 as a2_claims
 from verify.claims.builtin.registry import REGISTRY
 from verify.base.errors import InputError
 from verify.numerics import assumption2 as a2
@@ -163,7 +164,7 @@ def test_the_largest_sizes_allowed_are_accepted():
     (a2_claims.Settings(ds=(12, 13)), "ds"),  # no d < nN: T2.up and A2.decouple have nothing to compare
     (a2_claims.Settings(ds=(3, 4)), "ds"),  # no d ≥ nN
     (a2_claims.Settings(ds=()), "ds"),
-    (a2_claims.Settings(samples=a2_claims.MAX_SAMPLES + 1), "samples"),
+    (a2_claims.Settings(samples=a2_checkers.MAX_SAMPLES + 1), "samples"),
     (a2_claims.Settings(samples=0), "samples"),
     (a2_claims.Settings(N=5000), "N"),
 ])
@@ -208,26 +209,27 @@ def test_a_users_dimensions_get_verdicts_and_readable_evidence():
 def test_a_failure_the_checkers_measure_is_inconclusive_never_refuted(monkeypatch):
     """No certificate kind stands behind T2.up's interlacing check (float64, re-checked at 50 digits when tight): a failure it sees is reported, with the
     d where it was seen, and settles nothing (REFUTED needs a certificate `check` confirms, for every claim)."""
-    real = a2_claims.under_parameterized
+    real = a2_checkers.under_parameterized
 
     def failing(n, N, d, rng, *args, **kwargs):
         import dataclasses
 
         return dataclasses.replace(real(n, N, d, rng, *args, **kwargs), interlacing_holds=False)
 
-    monkeypatch.setattr(a2_claims, "under_parameterized", failing)
+    monkeypatch.setattr(a2_checkers, "under_parameterized", failing)
     report = a2_claims.run_assumption2(seed=1, claim_ids=["T2.up"], workers=1)
     (result,) = report.claims
-    assert result.verdict == "INCONCLUSIVE" and report.refuted == []
+    assert result.verdict.text == "INCONCLUSIVE" and report.refuted == []
     assert "interlacing failed at d ∈" in result.evidence.note and result.certificate is None
 
 
 def test_the_verdict_of_an_outcome_is_refuted_only_with_a_confirmed_certificate():
-    from verify.claims.verdicts.results import OUTCOMES, verdict_of
+    from verify.claims.results import VerdictKind
+    from verify.claims.verdicts.decide import OUTCOMES, verdict_of
 
     for outcome in OUTCOMES:
         for certified in (False, True):
-            assert (verdict_of(outcome, certified) == "REFUTED") == (outcome == "fails" and certified)
-    assert {verdict_of(o) for o in OUTCOMES} == {"PROVED", "HOLDS", "INCONCLUSIVE"}
+            assert (verdict_of(outcome, certified).kind is VerdictKind.REFUTED) == (outcome == "fails" and certified)
+    assert {verdict_of(o).kind for o in OUTCOMES} == set(VerdictKind) - {VerdictKind.REFUTED}
     with pytest.raises(ValueError, match="outcome 'refuted'"):
         verdict_of("refuted")

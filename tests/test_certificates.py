@@ -40,9 +40,9 @@ def test_refuted_claims_have_confirmed_certificates(report):
 
 def test_only_refuted_and_proved_claims_have_a_certificate(report):
     for claim in report[0].claims:
-        if claim.verdict not in ("REFUTED", "PROVED"):
+        if claim.verdict.text not in ("REFUTED", "PROVED"):
             assert claim.certificate is None
-        if claim.verdict == "PROVED":
+        if claim.verdict.text == "PROVED":
             assert json.loads(open(claim.certificate).read())["kind"] == "proof"
 
 
@@ -77,7 +77,7 @@ def user_certificate(tmp_path_factory):
                                '[[claim]]\nid = "mine.iso"\nholds = "L_T <= mu_T * 1.0000001"\nhessian = "spd"\n')
     result = run_claims(claims, seed=1, samples=80, workers=1)
     bodies = {r.id: r.certificate_body for r in result.claims}
-    assert all(bodies.values()), [r.verdict for r in result.claims]
+    assert all(bodies.values()), [r.verdict.text for r in result.claims]
     return bodies
 
 
@@ -161,7 +161,7 @@ def without_timings(data):
 def test_multi_certificate_round_trips_and_an_agreeing_case_is_not_confirmed():
     """The several-examples format: written, parsed back, re-enclosed; with K Kᵀ = I the sides agree,
     so check must refuse to confirm a disagreement."""
-    from verify.claims.builtin.multi import certificate_body
+    from verify.claims.certificates.several import certificate_body
     from verify.claims.builtin.registry import REGISTRY
     from verify.claims.search.sampling import random_multi_case
 
@@ -173,12 +173,12 @@ def test_multi_certificate_round_trips_and_an_agreeing_case_is_not_confirmed():
 def test_an_unconfirmed_several_examples_certificate_is_never_written(tmp_path, monkeypatch):
     """A search that reports a T2.multi disagreement `check` cannot confirm (here every case is made to look
     like one; the balls overlap) gives INCONCLUSIVE and writes no certificate."""
-    from verify.claims.builtin import multi
+    from verify.claims.verdicts import multi
 
     monkeypatch.setattr(multi, "multi_verdict", lambda case, dps: (1.0, 0.0, False))
     report = run_theorem2(seed=0, samples=10, claim_ids=["T2.multi"], out_dir=str(tmp_path / "certs"), workers=1)
     (result,) = report.claims
-    assert result.verdict == "INCONCLUSIVE" and result.certificate is None
+    assert result.verdict.text == "INCONCLUSIVE" and result.certificate is None
     assert "overlap" in result.evidence.certificate_check
     assert not (tmp_path / "certs").exists() or not any((tmp_path / "certs").iterdir())
 
@@ -228,8 +228,8 @@ def test_a_several_examples_certificate_must_record_its_margin_too(monkeypatch):
     disagree are made here: with real keys T2.multi holds, so its balls overlap.)"""
     import flint
 
-    from verify.claims.builtin import multi
-    from verify.claims.builtin.multi_balls import MultiEnclosure
+    from verify.claims.certificates import several as multi
+    from verify.claims.cases.multi_balls import MultiEnclosure
     from verify.claims.builtin.registry import REGISTRY
     from verify.claims.search.sampling import random_multi_case
 

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.test_spectra import dense_reference
-from verify.claims.cases.mode import evaluate_job
+from verify.claims.verdicts.mode import evaluate_job
 from verify.claims.cases.case import Case
 from verify.claims.search.engine import Decider
 from verify.claims.jobs import Job
@@ -117,7 +117,7 @@ def test_multi_balls_overlap_with_orthonormal_keys_and_separate_without():
     narrow; with the same examples and correlated keys they are disjoint."""
     import flint
 
-    from verify.claims.builtin.multi_balls import enclose_multi
+    from verify.claims.cases.multi_balls import enclose_multi
     from verify.claims.search.sampling import random_multi_case
 
     case = random_multi_case(8, 0)
@@ -134,7 +134,7 @@ def test_multi_holds_on_sampled_seeds(seed):
     from verify.claims.verdicts.theorem2 import run_theorem2
 
     report = run_theorem2(seed=seed, samples=60, claim_ids=["T2.multi"], workers=1)
-    assert [r.verdict for r in report.claims] == ["HOLDS"]
+    assert [r.verdict.text for r in report.claims] == ["HOLDS"]
 
 
 def test_two_token_proofs_agree_with_the_search():

@@ -20,11 +20,11 @@ def test_restated_theorem2_claims_get_theorem2s_verdicts(theorem2_run):
     assert len(restated) == 10
     mine = run_claims(restated, **THEOREM2_RUN, workers=1)
     builtin, _ = theorem2_run
-    verdicts = {(r.id, r.reading): r.verdict for r in builtin.claims}
+    verdicts = {(r.id, r.reading): r.verdict.text for r in builtin.claims}
     for result in mine.claims:
         claim_id, reading = result.id.rsplit(".", 1)
-        assert result.verdict == verdicts[(claim_id, READING[reading])], result.id
-    assert {r.verdict for r in mine.claims} == {"PROVED", "REFUTED"}
+        assert result.verdict.text == verdicts[(claim_id, READING[reading])], result.id
+    assert {r.verdict.text for r in mine.claims} == {"PROVED", "REFUTED"}
 
 
 SUITE = Path(ROOT) / "examples" / "suite.toml"
@@ -52,7 +52,7 @@ def test_planted_claims_of_the_suite_get_their_verdicts_and_check_confirms_each(
 def test_edited_certificate_text_is_refused(tmp_path):
     claims = parse_claims_text('[[claim]]\nid = "c"\nholds = "z_max >= 1/6"\n')
     result = run_claims(claims, seed=1, samples=40, out_dir=str(tmp_path), workers=1).claims[0]
-    assert result.verdict == "REFUTED"
+    assert result.verdict.text == "REFUTED"
     data = json.loads(Path(result.certificate).read_text())
     data["statement"] = "z_max >= 1/7"
     edited = tmp_path / "edited.json"

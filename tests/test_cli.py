@@ -6,6 +6,7 @@ import pytest
 
 from tests.conftest import run_cli, run_cli_process
 from verify.base.errors import InputError
+from verify.claims.verdicts.decide import verdict_of
 
 
 def test_help_lists_commands():
@@ -99,7 +100,7 @@ def test_strict_case_mode_ignores_a_row_that_fails_undecided(tmp_path, monkeypat
 
     def undecided(*args):
         report = evaluate(*args)
-        rows = tuple(dataclasses.replace(r, holds=False, verdict="INCONCLUSIVE") if r.verdict == "REFUTED" else r
+        rows = tuple(dataclasses.replace(r, holds=False, verdict=verdict_of("undecided")) if r.verdict.text == "REFUTED" else r
                      for r in report.rows)
         return dataclasses.replace(report, rows=rows)
 

@@ -23,13 +23,13 @@ def _claims(texts):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_claims_false_only_in_a_corner_are_refuted_on_every_seed(seed):
     report = run_claims(_claims(CORNERS), seed=seed, samples=150, workers=1)
-    assert [r.verdict for r in report.claims] == ["REFUTED"] * len(CORNERS), \
-        [(text, r.verdict) for text, r in zip(CORNERS, report.claims)]
+    assert [r.verdict.text for r in report.claims] == ["REFUTED"] * len(CORNERS), \
+        [(text, r.verdict.text) for text, r in zip(CORNERS, report.claims)]
 
 
 def test_claims_false_everywhere_at_one_n_at_ties_or_undefined_are_never_holds():
     report = run_claims(_claims(NEVER_HOLDS), seed=0, samples=60, workers=1)
-    verdicts = dict(zip(NEVER_HOLDS, (r.verdict for r in report.claims)))
+    verdicts = dict(zip(NEVER_HOLDS, (r.verdict.text for r in report.claims)))
     assert all(v in ("REFUTED", "INCONCLUSIVE") for v in verdicts.values()), verdicts
     assert verdicts["kappa > 1"] == "REFUTED" and verdicts["kappa > kappa"] == "REFUTED"
 
@@ -39,7 +39,7 @@ def test_a_claim_false_only_beyond_the_small_n_is_refuted(seed):
     """z_max ≥ 1/11 fails for every n ≥ 12 only: the random pool reaches past lo + 8."""
     claims = parse_claims_text('[[claim]]\nid = "far"\nholds = "z_max >= 1/11"\nn = [2, inf]\n')
     (result,) = run_claims(claims, seed=seed, samples=100, workers=1).claims
-    assert result.verdict == "REFUTED" and result.evidence.counterexample.n >= 12
+    assert result.verdict.text == "REFUTED" and result.evidence.counterexample.n >= 12
 
 
 def test_the_pool_reaches_both_ends_of_a_wide_range_and_keeps_narrow_ones_uniform():
@@ -64,5 +64,5 @@ TIES_AND_BOUNDS = {
 def test_claims_false_only_at_exact_ties_or_at_the_bounds_are_refuted_on_every_seed(seed):
     body = "".join(f'[[claim]]\nid = "c{i}"\nholds = "{text}"\nn = [3, inf]\n' for i, text in enumerate(TIES_AND_BOUNDS))
     report = run_claims(parse_claims_text(body), seed=seed, samples=60, workers=1)
-    assert [r.verdict for r in report.claims] == ["REFUTED"] * len(TIES_AND_BOUNDS), \
-        [(text, r.verdict) for text, r in zip(TIES_AND_BOUNDS, report.claims)]
+    assert [r.verdict.text for r in report.claims] == ["REFUTED"] * len(TIES_AND_BOUNDS), \
+        [(text, r.verdict.text) for text, r in zip(TIES_AND_BOUNDS, report.claims)]

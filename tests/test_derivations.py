@@ -29,6 +29,7 @@ from verify.document.latex_export import PREAMBLE
 from verify.document.latex_proofs import ProofRow, VerdictRow
 from verify.document.mathtext import prose
 from verify.commandline.tables import derivations_text
+from verify.claims.verdicts.decide import verdict_of
 
 SPEC_DERIVATIONS = ["D1", "D2", "D3", "D4", "D5", "D6"]
 
@@ -199,7 +200,7 @@ def test_claims_section_takes_plain_rows_with_a_short_proof(tmp_path):
     proof = ProofRow(((r"j_{\min} \le j_{\max}", "F2", "rank-one modification of diag(z) (Golub 1973)", ""),
                       (r"\lambda_{\min} \le j_{\min}^2 L_T", "F7", "Courant–Fischer", "n = 2")),
                      (("n = 2", ("F2", "F7")), ("n ≥ 3", ("F2",))), "every n ≥ 2, for H symmetric positive definite")
-    verdict = VerdictRow(None, "PROVED", r"\lambda_{\min} \le j_{\max}^2 L_T", proof)
+    verdict = VerdictRow(None, verdict_of("proved"), r"\lambda_{\min} \le j_{\max}^2 L_T", proof)
     rows = [ClaimRow("F.demo", "λ_min ≤ j_max² L_T for every z, with L_T the largest eigenvalue of H on T.",
                      r"\lambda_{\min} \le j_{\max}^2 L_T", ("H symmetric positive definite", "n ≥ 2"), (), (verdict,),
                      "Facts"),

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verify.claims.cases.case import parse_case
-from verify.claims.cases.mode import evaluate_case
+from verify.claims.verdicts.mode import evaluate_case
 from verify.commandline.cli import main
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.precision import to_mpf

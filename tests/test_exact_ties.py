@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verify.api import decide_on_case, make_case
-from verify.claims.cases.mode import evaluate_case
+from verify.claims.verdicts.mode import evaluate_case
 from verify.claims.certificates.check import check_body, counterexample_body
 from verify.claims.certificates.counterexample import ball_outcome
 from verify.claims.exact import decide_exactly
@@ -43,7 +43,7 @@ def test_the_classic_ties_at_uniform_z_fail_strictly_and_hold_loosely(text, n):
 def test_case_mode_and_its_json_agree_at_a_tie():
     report = evaluate_case(TWO, dps=30)
     row = {(r.claim, r.reading): r for r in report.rows}[("T2.eq47.max", "tangent-exact")]
-    assert row.holds and row.rigorous == "holds" and row.verdict == "CERTIFIED" and row.margin == 0
+    assert row.holds and row.rigorous == "holds" and row.verdict.text == "CERTIFIED" and row.margin == 0
 
 
 def test_a_strict_tie_is_certified_as_a_counterexample_that_check_confirms():

@@ -28,6 +28,7 @@ from verify.derivations.registry import DERIVATIONS
 from verify.document.latex_display import display
 from verify.document.latex_export import PREAMBLE, Decision, export, registry_results, registry_rows, user_results, user_rows
 from verify.document.latex_proofs import reading_order, verdict_row
+from verify.claims.verdicts.decide import verdict_of
 from verify.document.mathtext import NotTypeset, prose
 
 EXAMPLES = f"{ROOT}/examples/claims.toml"
@@ -48,7 +49,7 @@ def paragraph(section, claim_id):
 def verdict_block(text, result):
     """The part of a claim's paragraph that states one result's verdict, up to the next verdict."""
     reading = f" under reading \\texttt{{{result.reading}}}" if result.reading else ""
-    start = text.index(f"\\noindent\\textbf{{{result.verdict}}}{reading}.")
+    start = text.index(f"\\noindent\\textbf{{{result.verdict.text}}}{reading}.")
     end = text.find("\\noindent\\textbf{", start + 1)
     return text[start:end if end >= 0 else len(text)]
 
@@ -67,13 +68,13 @@ def test_every_built_in_claim_shows_the_verdict_the_decision_gave_it(results, se
     assert {r.id for r in results} == set(REGISTRY)
     for result in results:
         block = verdict_block(paragraph(section, result.id), result)
-        assert ("\\textit{Proof.}" in block) == (result.verdict == "PROVED" and hasattr(result.evidence, "proof"))
+        assert ("\\textit{Proof.}" in block) == (result.verdict.text == "PROVED" and hasattr(result.evidence, "proof"))
         assert ("\\textit{Counterexample}" in block) == (getattr(result.evidence, "counterexample", None) is not None)
-    assert {r.verdict for r in results} >= {"PROVED", "REFUTED", "HOLDS"}  # each kind is exercised
+    assert {r.verdict.text for r in results} >= {"PROVED", "REFUTED", "HOLDS"}  # each kind is exercised
 
 
 def test_a_proved_claim_shows_every_fact_of_its_proof_evidence(results, section):
-    for result in (r for r in results if r.verdict == "PROVED" and hasattr(r.evidence, "proof")):
+    for result in (r for r in results if r.verdict.text == "PROVED" and hasattr(r.evidence, "proof")):
         block = verdict_block(paragraph(section, result.id), result)
         cited = [lemma["id"] for lemma in result.evidence.proof.lemmas]
         assert cited
@@ -89,7 +90,7 @@ def test_a_proved_claim_shows_every_fact_of_its_proof_evidence(results, section)
 
 
 def test_a_refuted_claim_shows_its_counterexample_with_both_sides_and_the_margin(results, section):
-    refuted = [r for r in results if r.verdict == "REFUTED" and getattr(r.evidence, "counterexample", None)]
+    refuted = [r for r in results if r.verdict.text == "REFUTED" and getattr(r.evidence, "counterexample", None)]
     assert refuted
     for result in refuted:
         found, block = result.evidence.counterexample, verdict_block(paragraph(section, result.id), result)
@@ -111,11 +112,11 @@ def test_the_document_never_decides_a_claim_again(results, monkeypatch):
 
 
 def test_a_contradiction_is_shown_as_one_and_never_with_a_proof(results):
-    proved = next(r for r in results if r.verdict == "PROVED" and hasattr(r.evidence, "proof"))
+    proved = next(r for r in results if r.verdict.text == "PROVED" and hasattr(r.evidence, "proof"))
     note = "CONTRADICTION: the claim was proved from the cited facts, yet this certified counterexample refutes it"
-    clash = dataclasses.replace(proved, verdict="CONTRADICTION", evidence=proved.evidence.with_(note=note))
+    clash = dataclasses.replace(proved, verdict=verdict_of("contradiction"), evidence=proved.evidence.with_(note=note))
     row = verdict_row(REGISTRY[proved.id], clash)
-    assert row.verdict == "CONTRADICTION" and row.proof is None
+    assert row.verdict.text == "CONTRADICTION" and row.proof is None
     text = claims_section(registry_rows([clash]))
     assert "\\textbf{CONTRADICTION}" in text and "\\textit{Proof.}" not in text and "CONTRADICTION: the claim" in text
 
@@ -123,7 +124,7 @@ def test_a_contradiction_is_shown_as_one_and_never_with_a_proof(results):
 def test_a_claim_that_holds_shows_what_was_searched(tmp_path):
     claims = load_claims('[[claim]]\nid = "mine.holds"\nstatement = "κ ≥ e^{−n}."\nholds = "kappa >= exp(-n)"\n')
     [result] = user_results(claims, Decision(samples=12))
-    assert result.verdict == "HOLDS"
+    assert result.verdict.text == "HOLDS"
     text = claims_section(user_rows(claims, [result]))
     evidence = result.evidence
     assert f"No proof was found. The search decided {evidence.samples} random cases and " \
@@ -133,7 +134,7 @@ def test_a_claim_that_holds_shows_what_was_searched(tmp_path):
 
 def test_the_proof_shows_each_checked_identity_and_the_solvers_word_for_the_rest(results):
     assert proof_argument(None, "every n ≥ 2").startswith("Both Z3 and cvc5 report the negation unsatisfiable")
-    kappa = next(r for r in results if r.id == "T2.eq47.kappa" and r.verdict == "PROVED")
+    kappa = next(r for r in results if r.id == "T2.eq47.kappa" and r.verdict.text == "PROVED")
     body = copy.deepcopy(kappa.certificate_body)
     assert all(piece["algebra"] for piece in body["pieces"])
     text = proof_argument(body, "every n ≥ 2")
@@ -147,7 +148,7 @@ def test_the_proof_shows_each_checked_identity_and_the_solvers_word_for_the_rest
 
 @pytest.mark.parametrize("row", [r for r in ("T2.eq47.max", "T2.eq47.kappa", "T2.interlace")])
 def test_the_reading_order_ignores_the_order_the_facts_come_in(results, row):
-    for result in (r for r in results if r.id == row and r.verdict == "PROVED"):
+    for result in (r for r in results if r.id == row and r.verdict.text == "PROVED"):
         claim = REGISTRY[result.id]
         ordered = [fact for _, fact, _, _ in verdict_row(claim, result).proof.facts]
         tree = claim.reading_tree(result.reading)
@@ -237,14 +238,14 @@ def test_without_latin_modern_the_fonts_are_still_vector_fonts(examples_document
 def test_a_claim_the_facts_refute_everywhere_shows_that_proof_and_its_counterexample():
     claims = load_claims('[[claim]]\nid = "mine.never"\nholds = "z_max < z_min"\n')
     [result] = user_results(claims, Decision(samples=12))
-    assert result.verdict == "REFUTED" and result.evidence.proof.status == "disproved"
+    assert result.verdict.text == "REFUTED" and result.evidence.proof.status == "disproved"
     text = claims_section(user_rows(claims, [result]))
     assert "The claim fails for every case of its domain: its negation follows from these facts" in text
     assert "Both Z3 and cvc5 report the claim unsatisfiable" in text and "\\textit{Counterexample}" in text
 
 
 def test_ctrl_c_during_the_decision_writes_nothing(tmp_path, monkeypatch):
-    from verify.claims.verdicts.results import Report
+    from verify.claims.results import Report
 
     monkeypatch.setattr("verify.claims.verdicts.decide.run_claims", lambda *_, **__: Report(0, 50, 1, (), 0.0, interrupted=True))
     claim_file = tmp_path / "mine.toml"
@@ -276,7 +277,7 @@ def test_a_counterexample_of_any_size_fits_the_page(tmp_path, n, digits):
     found = CounterexampleRow(n, "logits", tuple(entry(i, 0) for i in range(n)), ("0.1",) * n,
                               tuple(tuple(entry(i, j) for j in range(n)) for i in range(n)), (), claim, "0.375", "0.5",
                               "-0.28768207")
-    text = claims_section([ClaimRow("demo", "A claim.", claim, verdicts=(VerdictRow(None, "REFUTED", claim, None, found),))])
+    text = claims_section([ClaimRow("demo", "A claim.", claim, verdicts=(VerdictRow(None, verdict_of("fails", certified=True), claim, None, found),))])
     assert ("\\begin{pmatrix}" in text) == (n < 8) and "\\textit{Counterexample}" in text
     (tmp_path / "demo.tex").write_text(PREAMBLE + text + "\\end{document}\n")
     log = compile_latex(tmp_path, "demo.tex")

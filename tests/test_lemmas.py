@@ -9,6 +9,7 @@ import pytest
 from verify.claims.certificates.check import check_body
 from verify.claims.claimfile import load_claims, parse_claims_text
 from verify.claims.verdicts.decide import run_claims
+from verify.claims.results import VerdictKind
 from verify.base.errors import InputError
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "lemmas.toml"
@@ -27,15 +28,16 @@ def test_the_example_holds_a_chain_a_stepping_stone_and_an_assumed_lemma():
 
 
 def test_lemmas_are_proved_first_and_cited_after(report):
-    assert report["step.bottom"].verdict == "PROVED" and report["step.lambda_min"].verdict == "PROVED"
+    assert report["step.bottom"].verdict.text == "PROVED" and report["step.lambda_min"].verdict.text == "PROVED"
     cited = [l["id"] for l in report["step.lambda_min"].evidence.proof.lemmas]
     assert "step.bottom" in cited  # the chain: the second lemma rests on the first
-    assert report["uses.chain"].verdict == "PROVED"
+    assert report["uses.chain"].verdict.text == "PROVED"
 
 
 def test_a_proof_resting_on_an_assumed_lemma_says_so_everywhere(report):
     result = report["uses.assumption"]
-    assert result.verdict == "PROVED assuming assumed.trace7"
+    assert result.verdict.kind is VerdictKind.PROVED and result.verdict.assumptions == ("assumed.trace7",)
+    assert result.verdict.text == "PROVED assuming assumed.trace7"
     assert result.to_json()["verdict"] == "PROVED assuming assumed.trace7"
     body = result.certificate_body
     assert body["verdict"] == "proved assuming assumed.trace7"
@@ -57,7 +59,7 @@ def test_a_certificate_hiding_its_assumption_is_rejected(report):
 def test_a_false_lemma_is_never_cited():
     text = ('[[lemma]]\nid = "wrong"\nholds = "kappa <= 1"\nn = [2, 5]\n'
             '[[claim]]\nid = "rests"\nholds = "kappa <= 1 or R < 1"\nn = [2, 5]\n')
-    verdicts = {r.id: r.verdict for r in run_claims(parse_claims_text(text), seed=0, samples=20, workers=1).claims}
+    verdicts = {r.id: r.verdict.text for r in run_claims(parse_claims_text(text), seed=0, samples=20, workers=1).claims}
     assert verdicts == {"wrong": "REFUTED", "rests": "REFUTED"}
 
 

@@ -38,7 +38,7 @@ def test_every_fact_survives_the_counterexample_search():
     """A fact is a theorem with a source: the same search that refutes false claims finds nothing against any."""
     assert [f.id for f in FACTS if len(f.source.strip()) < 10] == []
     results = search([fact_claim(f) for f in FACTS])
-    assert not [(i, r.evidence.counterexample) for i, r in results.items() if r.verdict == "REFUTED"]
+    assert not [(i, r.evidence.counterexample) for i, r in results.items() if r.verdict.text == "REFUTED"]
 
 
 def test_every_strengthened_twin_is_refuted():
@@ -47,7 +47,7 @@ def test_every_strengthened_twin_is_refuted():
     twins = [fact_claim(f, strengthened(f.tree), f"{f.id}.twin") for f in FACTS if strengthened(f.tree) is not None]
     assert len(twins) >= 15
     results = search(twins, samples=80)
-    assert {i: r.verdict for i, r in results.items() if r.verdict != "REFUTED"} == {}
+    assert {i: r.verdict.text for i, r in results.items() if r.verdict.text != "REFUTED"} == {}
 
 
 def _never_proved(tree, n_range, family):
@@ -105,7 +105,7 @@ def interlace_certificate():
     from verify.claims.builtin.registry import REGISTRY
 
     (result,), _, _ = run([Job(REGISTRY["T2.interlace"], "tangent-exact")], seed=0, samples=20, dps=50, workers=1)
-    assert result.verdict == "PROVED"
+    assert result.verdict.text == "PROVED"
     return result.certificate_body
 
 
@@ -148,11 +148,11 @@ def test_a_proof_certificate_with_its_domain_widened_is_rejected(interlace_certi
     # a user claim true only on its domain, its domain widened with the hash recomputed: still rejected
     narrow = FormulaClaim("mine.pigeonhole", "", "z_max >= 1/6", n_range=(2, 6), command="claims")
     (result,), _, _ = run_jobs([Job(narrow)], seed=0, samples=20, dps=50, workers=1)
-    assert result.verdict == "PROVED"
+    assert result.verdict.text == "PROVED"
     wide = FormulaClaim("mine.pigeonhole", "", "z_max >= 1/6", n_range=(2, 7), command="claims")
     iso = FormulaClaim("mine.iso", "", "L_T == mu_T", n_range=(2, math.inf), hessian="isotropic", command="claims")
     (flat,), _, _ = run_jobs([Job(iso)], seed=0, samples=20, dps=50, workers=1)
-    assert flat.verdict == "PROVED"
+    assert flat.verdict.text == "PROVED"
     spd = FormulaClaim("mine.iso", "", "L_T == mu_T", n_range=(2, math.inf), hessian="spd", command="claims")
     for body, claim in ((result.certificate_body, wide), (flat.certificate_body, spd)):
         tampered = dict(copy.deepcopy(body), domain=claim.domain(), sha256=claim.digest())

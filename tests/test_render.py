@@ -15,9 +15,9 @@ from rich.console import Console
 from verify import api
 
 from verify.commandline import cli
-from verify.claims.cases.mode import evaluate_case
+from verify.claims.verdicts.mode import evaluate_case
 from verify.claims.cases.case import load_case
-from verify.claims.verdicts.results import ClaimResult, Counterexample, ProofEvidence, Report, SearchEvidence
+from verify.claims.results import ClaimResult, Counterexample, ProofEvidence, Report, SearchEvidence
 from verify.numerics.precision import decimal
 from verify.commandline.tables import SHOWN_DIGITS, VALUE_DIGITS, evidence_text, number_text, theorem2_table
 from verify.commandline.case_tables import case_json, case_table
@@ -235,8 +235,13 @@ def _search_evidence(**changes):
     return base.with_(**changes)
 
 
-def _result(verdict, evidence, claim_id="mine"):
-    return ClaimResult(claim_id, None, "", "", verdict, evidence)
+def _result(kind, evidence, claim_id="mine"):
+    """A ClaimResult of the given kind's name (its Verdict made, as always, by verdict_of)."""
+    from verify.claims.verdicts.decide import verdict_of
+
+    outcome = {"PROVED": "proved", "HOLDS": "holds", "INCONCLUSIVE": "undecided", "REFUTED": "fails",
+               "CONTRADICTION": "contradiction"}[kind]
+    return ClaimResult(claim_id, None, "", "", verdict_of(outcome, certified=kind == "REFUTED"), evidence)
 
 
 def _text(result, width=100):
@@ -349,7 +354,7 @@ def test_at_80_columns_a_certificate_path_is_whole_and_a_large_counterexample_sh
     out = tmp_path / ("a-folder-name-long-enough-to-cross-the-eightieth-column" * 2)
     report = run_claims(claims, samples=10, workers=1, out_dir=str(out))
     result = report.claims[0]
-    assert result.verdict == "REFUTED" and len(str(result.certificate)) > 80
+    assert result.verdict.text == "REFUTED" and len(str(result.certificate)) > 80
     console = Console(width=80, record=True, file=io.StringIO(), color_system=None)
     theorem2_table(report, console, title="claims")
     lines = console.export_text().splitlines()

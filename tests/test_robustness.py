@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from verify.claims.builtin.multi_balls import MultiCase
-from verify.claims.builtin.multi import certificate_body as multi_certificate_body
+from verify.claims.cases.multi_balls import MultiCase
+from verify.claims.certificates.several import certificate_body as multi_certificate_body
 from verify.claims.builtin.registry import get_claim
 from verify.claims.cases.case import MAX_MATRIX_N
 from verify.commandline.cli import main

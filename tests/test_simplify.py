@@ -48,7 +48,7 @@ def test_a_refuted_user_claim_reports_its_least_failing_n_with_short_numbers():
     # z_max ≥ 1/n, so z_max ≥ 1/4 fails exactly when n ≥ 5 (at z near uniform)
     claims = parse_claims_text('[[claim]]\nid = "zmax"\nholds = "z_max >= 1/4"\nn = [2, 8]\n')
     result = run_claims(claims, seed=0, samples=60).claims[0]
-    assert result.verdict == "REFUTED"
+    assert result.verdict.text == "REFUTED"
     example = result.evidence.counterexample
     assert example.n == 5
     numbers = list(example.inputs["logits"]) + [v for row in example.inputs["H"] for v in row]

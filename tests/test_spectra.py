@@ -113,7 +113,7 @@ def test_multi_balls_contain_an_independent_dense_reference(seed):
     """Under K Kᵀ = I the nonzero spectrum of KᵀMK is that of M: both balls of T2.multi must contain
     κ of M computed densely by mpmath at 60 digits (J, H_i rebuilt from the exact inputs)."""
     from verify.claims.search.sampling import random_multi_case
-    from verify.claims.builtin.multi_balls import enclose_multi
+    from verify.claims.cases.multi_balls import enclose_multi
     from verify.numerics.arb import arb_to_mpf
     from verify.numerics.precision import to_mpf
 

@@ -15,7 +15,7 @@ import importlib
 __version__ = "0.1.0"
 
 __all__ = ["Case", "CheckResult", "ClaimResult", "CurvatureSpectrum", "DecisionResult", "Evaluation", "InputError",
-           "Report", "assumption2_dimensions", "check_certificate", "curvature_spectrum", "decide_on_case",
+           "Report", "Verdict", "VerdictKind", "assumption2_dimensions", "check_certificate", "curvature_spectrum", "decide_on_case",
            "evaluate_case", "evaluate_claim", "j_spectrum", "load_case", "load_claims", "make_case", "run_assumption2",
            "run_claims", "run_derivation", "run_theorem2"]
 

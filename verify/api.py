@@ -12,17 +12,17 @@ from verify.base import options
 from verify.base.atomic import check_out_dir
 from verify.claims.cases.case import Case, parse_case
 from verify.claims.cases.case import load_case as _load_case
-from verify.claims.cases.mode import DecisionResult, Evaluation, evaluate_job  # noqa: F401 (types verify re-exports)
-from verify.claims.cases.mode import decide_on_case as _decide_on_case
 from verify.claims.executors import forking_by_default  # noqa: F401 (the command line's default: a short search forks)
-from verify.claims.cases.mode import evaluate_case as _evaluate_case
+from verify.claims.verdicts.mode import DecisionResult, Evaluation, evaluate_job  # noqa: F401 (types verify re-exports)
+from verify.claims.verdicts.mode import decide_on_case as _decide_on_case
+from verify.claims.verdicts.mode import evaluate_case as _evaluate_case
 from verify.claims.certificates.check import judge_certificate as _judge_certificate
 from verify.claims.claimfile import load_claims as _load_claims
 from verify.claims.claimfile import parse_claims_text
 from verify.claims.jobs import Job
 from verify.claims.builtin.registry import get_claim
 from verify.claims.record import FormulaClaim
-from verify.claims.verdicts.results import CheckResult, ClaimResult, Report  # noqa: F401 (re-exported by verify)
+from verify.claims.results import CheckResult, ClaimResult, Report, Verdict, VerdictKind  # noqa: F401 (re-exported)
 from verify.base.errors import InputError
 from verify.base.files import checked_path
 from verify.numerics.curvature import CurvatureSpectrum, curvature_precise  # noqa: F401 (re-exported by verify)
@@ -162,7 +162,7 @@ def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out=None, progress
     confirms (written under `out` when given; always in `ClaimResult.certificate_body`).
 
     >>> report = run_theorem2(samples=10, claim_ids=["T2.eq47.max"], workers=1)
-    >>> [(r.reading, r.verdict) for r in report.claims]
+    >>> [(r.reading, r.verdict.text) for r in report.claims]
     [('tangent-exact', 'PROVED'), ('ambient-bounds', 'REFUTED')]
     >>> all(fact["id"].startswith("F") and fact["source"] for fact in report.claims[0].evidence.proof.lemmas)
     True
@@ -179,8 +179,8 @@ def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out=None, pr
     `run_theorem2` decides the built-in ones.
 
     >>> report = run_claims('[[claim]]\\nid = "mine"\\nholds = "j(2) <= z(3)"\\nn = [3, 5]', samples=20, workers=1)
-    >>> report.claims[0].verdict
-    'REFUTED'
+    >>> report.claims[0].verdict.kind is VerdictKind.REFUTED
+    True
     """
     if isinstance(claims, (str, Path)):
         claims = load_claims(claims)
@@ -215,7 +215,7 @@ def check_certificate(path, claims_file=None):
 
 def run_assumption2(seed=0, samples=40, claim_ids=None, progress=None, workers=None, scheduler=None):
     """Decide the Assumption 2 claims on the default sweep over the key dimension d: a `Report`."""
-    from verify.claims.builtin import assumption2
+    from verify.claims.verdicts import assumption2
 
     chosen = options.claim_ids(claim_ids)
     return assumption2.run_assumption2(options.seed(seed), assumption2.Settings(samples=options.samples(samples)),
@@ -226,7 +226,7 @@ def run_assumption2(seed=0, samples=40, claim_ids=None, progress=None, workers=N
 def assumption2_dimensions(n, N, d, seed=0):
     """One user's dimensions (n tokens, N sequences, key dimension d): which readings of Assumption 2 they allow and
     how far the decoupled formulas are off; a `DimensionsReport`."""
-    from verify.claims.builtin import assumption2
+    from verify.claims.verdicts import assumption2
 
     return assumption2.check_dimensions(n, N, d, options.seed(seed))
 

@@ -15,9 +15,8 @@ interpreted here in exact algebraic numbers.
 import functools
 from fractions import Fraction
 
-from verify.claims.language.semantics import NONNEG, NONZERO, interpret, item_index
-from verify.claims.language.syntax import And, Compare, ForAll, Index, IndexValue, Item, Not, Or
-from verify.claims.language.text import instantiate
+from verify.claims.language.semantics import NONNEG, NONZERO, interpret, item_index, judge
+from verify.claims.language.syntax import IndexValue, Item
 from verify.numerics.precision import Log
 
 EXACT_MAX_N = 6  # characteristic polynomials of degree ≤ 5 and their roots' minimal polynomials stay quick
@@ -161,19 +160,20 @@ class _Exact:
 
     # ------------------------------------------------ logic
     def truth(self, node):
-        if isinstance(node, Compare):
-            sign = self.sign(self.value(node.left) - self.value(node.right))
-            return {"<": sign < 0, "<=": sign <= 0, ">": sign > 0, ">=": sign >= 0, "==": sign == 0}[node.op]
-        if isinstance(node, Not):
-            return not self.truth(node.part)
-        if isinstance(node, And):
-            return all(self.truth(p) for p in node.parts)
-        if isinstance(node, Or):
-            return any(self.truth(p) for p in node.parts)
-        if isinstance(node, ForAll):
-            low, high = node.lo.at(self.n), node.hi.at(self.n)
-            return all(self.truth(instantiate(node.part, Index(k))) for k in range(low, high + 1))
-        raise Undecidable(type(node).__name__)
+        return judge(node, self, self.n)  # the connectives of the one semantics, in exact booleans
+
+    def compare(self, node):
+        sign = self.sign(self.value(node.left) - self.value(node.right))
+        return {"<": sign < 0, "<=": sign <= 0, ">": sign > 0, ">=": sign >= 0, "==": sign == 0}[node.op]
+
+    def negate(self, truth):
+        return not truth
+
+    def join(self, parts, every):
+        return all(parts) if every else any(parts)
+
+    def true(self):
+        return True
 
 
 class _ExactAlgebra:

@@ -138,3 +138,13 @@ class CheckerClaim:
 
 
 Claim = CheckerClaim  # the Assumption 2 records are built with this name
+
+
+def in_family(H, family):
+    """Whether H (exact rows) belongs to a family of H, decided exactly."""
+    n = len(H)
+    if family == "diagonal":
+        return all(H[i][j] == 0 for i in range(n) for j in range(n) if i != j)
+    if family == "isotropic":
+        return all(H[i][j] == (H[0][0] if i == j else H[0][1]) for i in range(n) for j in range(n))
+    return family in FAMILIES

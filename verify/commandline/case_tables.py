@@ -8,6 +8,7 @@ from rich.text import Text
 
 from verify.numerics.enclosures.balls import ball_json
 from verify.numerics.precision import arb_to_mpf, decimal
+from verify.claims.results import VerdictKind
 from verify.commandline.tables import VALUE_DIGITS, VERDICT_STYLE, number_text
 from verify.base.versions import package_versions
 
@@ -33,7 +34,7 @@ def case_json(report):
                                                   ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "L_amb", "mu_amb", "R")},
         "claims": [
             {"id": r.claim, "reading": r.reading, "inequality": r.label, "lhs": decimal(r.lhs), "rhs": decimal(r.rhs),
-             "margin": decimal(r.margin), "holds": bool(r.holds), "rigorous": r.rigorous, "verdict": r.verdict}
+             "margin": decimal(r.margin), "holds": bool(r.holds), "rigorous": r.rigorous, "verdict": r.verdict.text}
             for r in report.rows
         ],
     }
@@ -108,8 +109,8 @@ def case_claim_heading(row):
 def case_claim_numbers(row):
     """Its second line: both sides and the margin, whole, then the verdict."""
     line = Text(f"lhs {number_text(row.lhs)}   rhs {number_text(row.rhs)}   margin {number_text(row.margin)}   ")
-    line.append(row.verdict, style=VERDICT_STYLE.get(row.verdict, ""))
-    if row.verdict == "INCONCLUSIVE":
+    line.append(row.verdict.text, style=VERDICT_STYLE[row.verdict.kind])
+    if row.verdict.kind is VerdictKind.INCONCLUSIVE:
         line.append(f" (mpmath: {'holds' if row.holds else 'fails'})", style="dim")
     return line
 

@@ -14,9 +14,11 @@ from rich.text import Text
 from verify.claims.record import READING_TEXT
 from verify.numerics.precision import decimal
 from verify.base.versions import package_versions
+from verify.claims.results import VerdictKind
 
-VERDICT_STYLE = {"PROVED": "bold green", "CERTIFIED": "green", "HOLDS": "cyan", "REFUTED": "bold red", "INCONCLUSIVE": "yellow",
-                 "INTERRUPTED": "magenta", "CONTRADICTION": "bold white on red"}
+VERDICT_STYLE = {VerdictKind.PROVED: "bold green", VerdictKind.CERTIFIED: "green", VerdictKind.HOLDS: "cyan",
+                 VerdictKind.REFUTED: "bold red", VerdictKind.INCONCLUSIVE: "yellow", VerdictKind.INTERRUPTED: "magenta",
+                 VerdictKind.CONTRADICTION: "bold white on red"}
 SHOWN_DIGITS = 6  # significant digits of a number in a table (the JSON has them all)
 VALUE_DIGITS = 15  # case mode's spectrum, whose digits are the point of asking
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -81,7 +83,7 @@ def _text_SearchEvidence(e, result):
     if e.dependence_on_R:
         dep = e.dependence_on_R
         parts.append(f"d/dR bound = {dep['derivative']} ({dep['verdict']}: {dep['meaning']})")
-    if e.certificate_check and result.verdict != "REFUTED":
+    if e.certificate_check and result.verdict.kind is not VerdictKind.REFUTED:
         parts.append(f"check: {e.certificate_check}")
     if result.certificate:
         parts.append("certificate: listed below the table")
@@ -100,7 +102,7 @@ def _worst_margin_line(e, verdict):
     """The least margin among the decided cases (the engine records no other); a negative one outside a REFUTED
     row is a failure the search saw but the balls did not certify, and is said to be so."""
     line = f"worst margin {number_text(e.worst_margin)} (n = {e.worst_case_n})"
-    if verdict != "REFUTED" and str(e.worst_margin).startswith("-"):
+    if verdict.kind is not VerdictKind.REFUTED and str(e.worst_margin).startswith("-"):
         line += ": a failure not certified, not a counterexample"
     return line
 
@@ -152,7 +154,7 @@ def _proof_line(proof, verdict):
         what = "proof" if proof.status == "proved" else "proof of the negation"
         kind = f" ({proof.kind})" if proof.kind else ""
         return f"{what}{kind}: {proof.domain}; from {', '.join(families)}; {_solvers_text(proof)}"
-    if verdict in ("HOLDS", "INCONCLUSIVE") and proof.reason:
+    if verdict.is_(VerdictKind.HOLDS, VerdictKind.INCONCLUSIVE) and proof.reason:
         return f"prover: {proof.status}: {proof.reason}"
     return ""
 
@@ -220,8 +222,8 @@ def theorem2_table(report, console=None, title=None):
         claim = Text(result.id)
         if result.reading:
             claim.append("\n" + result.reading, style="dim")
-        style = VERDICT_STYLE.get(result.verdict, "green" if result.verdict.startswith("PROVED assuming") else "")
-        verdict = Text(result.verdict, style=style)
+        style = "green" if result.verdict.assumptions else VERDICT_STYLE[result.verdict.kind]
+        verdict = Text(result.verdict.text, style=style)
         if result.disagrees:
             verdict.append(f"\n≠ expect\n{'true' if result.expect else 'false'}", style="bold red")
         table.add_row(claim, verdict, Text(text))

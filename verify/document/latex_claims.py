@@ -5,6 +5,7 @@ from typing import NamedTuple
 
 from mpmath import mp
 
+from verify.claims.results import VerdictKind
 from verify.document.latex_display import LINE_CHARACTERS, display, texttt, width
 from verify.document.mathtext import prose
 
@@ -61,17 +62,17 @@ def _readings(readings):
 def _verdict(row):
     """A verdict as the decision gave it, then why: a proof, a counterexample, or what was searched."""
     reading = f" under reading \\texttt{{{texttt(row.reading)}}}" if row.reading else ""
-    lines = [f"\n\\noindent\\textbf{{{row.verdict}}}{reading}."]
+    lines = [f"\n\\noindent\\textbf{{{row.verdict.text}}}{reading}."]
     if row.reading:
         lines.append(f" Under this reading the claim is\n{display(row.latex)}")
     else:
         lines.append("\n")
     if row.proof is not None:
-        lines.append(_proof(row.proof, refutes=row.verdict != "PROVED"))
+        lines.append(_proof(row.proof, refutes=row.verdict.kind is not VerdictKind.PROVED))
     if row.counterexample is not None:
         lines.append(_counterexample(row.counterexample, row.latex))
     if row.proof is None and row.counterexample is None and row.searched:
-        lead = "" if row.verdict == "PROVED" else "No proof was found. "
+        lead = "" if row.verdict.kind is VerdictKind.PROVED else "No proof was found. "
         lines.append(f"{lead}{prose(row.searched)}\n")
     if row.note and row.proof is None:
         lines.append(_sentence(row.note) + "\n")

@@ -47,7 +47,7 @@ def registry_results(decision=Decision()):
 
 @functools.lru_cache(maxsize=4)
 def _registry_results(decision):
-    from verify.claims.builtin.assumption2 import run_assumption2
+    from verify.claims.verdicts.assumption2 import run_assumption2
     from verify.claims.verdicts.theorem2 import run_theorem2
 
     reports = (run_theorem2(decision.seed, decision.samples, decision.dps, workers=1),

@@ -9,6 +9,8 @@ from typing import NamedTuple
 
 from mpmath import mp
 
+from verify.claims.results import Verdict, VerdictKind
+
 DIGITS = 8  # significant digits of a counterexample's sides and margin as printed
 
 
@@ -46,7 +48,7 @@ class VerdictRow(NamedTuple):
     was searched or checked (prose, Unicode), and the decision's note (prose, Unicode)."""
 
     reading: object
-    verdict: str
+    verdict: Verdict  # verify.claims.results.Verdict
     latex: str
     proof: object = None
     counterexample: object = None
@@ -71,7 +73,7 @@ def verdict_row(claim, result):
     """One ClaimResult as a VerdictRow (see the module docstring)."""
     evidence = result.evidence
     proof = getattr(evidence, "proof", None)
-    shown = proof is not None and proof.status == ("proved" if result.verdict == "PROVED" else "disproved")
+    shown = proof is not None and proof.status == ("proved" if result.verdict.kind is VerdictKind.PROVED else "disproved")
     found = getattr(evidence, "counterexample", None)
     return VerdictRow(result.reading, result.verdict, result.latex,
                       proof_row(claim, result.reading, proof, result.certificate_body) if shown else None,
@@ -138,7 +140,7 @@ def _softmax(values, given):
 
 def searched(evidence):
     """What the decision searched or checked, in Unicode prose, from the fields of its evidence."""
-    from verify.claims.verdicts.results import MultiEvidence, SearchEvidence
+    from verify.claims.results import MultiEvidence, SearchEvidence
 
     if isinstance(evidence, SearchEvidence):
         return _search_text(evidence)

@@ -3,7 +3,7 @@
 - "counterexample": the claim's text is re-parsed with the same parser as user claims; a text or domain that
   differs from the package's claim (or the claim file's) is refused, and so are inputs outside the domain;
   the claim is re-decided with Arb balls alone (verify.claims.certificates.counterexample);
-- "several-examples": T2.multi's two sides as balls (verify.claims.builtin.multi);
+- "several-examples": T2.multi's two sides as balls (verify.claims.certificates.several);
 - "proof": every query rebuilt and proved again (verify.claims.certificates.proof).
 """
 from verify.claims.certificates import counterexample
@@ -11,7 +11,7 @@ from verify.claims.certificates import format as certificate_format
 from verify.claims.certificates.format import checked_dps
 from verify.claims.cases.case import parse_case, read_json
 from verify.claims.certificates.stored_claim import MAX_CHECK_N, certified_claim, in_domain, reject_claims_file
-from verify.claims.verdicts.results import CheckResult
+from verify.claims.results import CheckResult
 from verify.base.errors import InputError
 
 
@@ -56,7 +56,7 @@ def check_body(data, where="certificate", claims_file=None):
     where = where if where.startswith("certificate") else f"certificate {where}"
     kind = certificate_format.kind_of(data, where)
     if kind == "several-examples":
-        from verify.claims.builtin import multi as multi_claim
+        from verify.claims.certificates import several as multi_claim
 
         reject_claims_file(claims_file, "T2.multi", where)
         return multi_claim.check_multi_certificate(data, where)

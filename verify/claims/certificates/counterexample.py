@@ -14,8 +14,9 @@ from verify.claims.language.balls import UNDEFINED, Balls
 from verify.claims.language.evaluate import decide, value
 from verify.claims.language.outcome import FAILS, TIGHT
 from verify.claims.language.quantities import needs as needs_of
-from verify.claims.language.syntax import And, Compare, Index, Not, Or, names
-from verify.claims.language.text import instantiate, to_text
+from verify.claims.language.semantics import judge
+from verify.claims.language.syntax import names
+from verify.claims.language.text import to_text
 from verify.claims.language.values import ball_point, ball_spectrum
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.precision import bits_for
@@ -71,22 +72,34 @@ def certify(tree, case, dps):
 
 
 def binding_at(tree, point, backend):
-    """(comparison, lhs, rhs, outcome) of the comparison that sets the claim's margin at the point."""
-    if isinstance(tree, Compare):
-        lhs, rhs = value(tree.left, point, backend), value(tree.right, point, backend)
-        return tree, lhs, rhs, backend.compare(lhs, rhs, tree.op)
-    if isinstance(tree, Not):
-        return binding_at(tree.part, point, backend)
-    parts = tree.parts if isinstance(tree, (And, Or)) else [
-        instantiate(tree.part, Index(k)) for k in range(tree.lo.at(point.n), tree.hi.at(point.n) + 1)]
-    found = [binding_at(part, point, backend) for part in parts]
-    if not found:
+    """(comparison, lhs, rhs, outcome) of the comparison that sets the claim's margin at the point: the one
+    semantics' connectives (`judge`), each part's binding comparison picked as `and` / `or` pick margins."""
+    return judge(tree, _Binding(point, backend), point.n)
+
+
+class _Binding:
+    """The logic of binding comparisons: not keeps its part's; and / or the least / greatest margin's (an
+    undefined part binds first)."""
+
+    def __init__(self, point, backend):
+        self.point, self.backend = point, backend
+
+    def compare(self, node):
+        lhs, rhs = value(node.left, self.point, self.backend), value(node.right, self.point, self.backend)
+        return node, lhs, rhs, self.backend.compare(lhs, rhs, node.op)
+
+    def negate(self, found):
+        return found
+
+    def join(self, parts, every):
+        found = list(parts)
+        undefined = [f for f in found if f[3].undefined]
+        if undefined:
+            return undefined[0]
+        return (min if every else max)(found, key=lambda f: _mid(f[3].margin))
+
+    def true(self):
         raise ValueError("a statement about no index cannot fail")
-    undefined = [f for f in found if f[3].undefined]
-    if undefined:
-        return undefined[0]
-    pick = max if isinstance(tree, Or) else min
-    return pick(found, key=lambda f: _mid(f[3].margin))
 
 
 def _mid(margin):

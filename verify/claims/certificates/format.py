@@ -4,7 +4,7 @@ read (exact keys, the recorded precision), the file name, and how a number is re
 Three kinds share one format (JSON; keys validated exactly: an unknown or missing key is refused):
 - "counterexample": a formula claim (built-in or user) failing at a case, with its binding comparison's sides
   and margin (verify.claims.certificates.counterexample);
-- "several-examples": T2.multi's two sides as balls at several examples (verify.claims.builtin.multi);
+- "several-examples": T2.multi's two sides as balls at several examples (verify.claims.certificates.several);
 - "proof": a PROVED (or proved-false) claim's facts and SMT-LIB2 queries (verify.claims.certificates.proof).
 
 One tolerance rule for every recorded number (`side_matches`): a recorded decimal of at least the certificate's

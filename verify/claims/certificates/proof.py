@@ -26,23 +26,22 @@ from verify.claims.prover.pieces import NotEncodable, conjuncts, pieces
 from verify.claims.prover.prove import facts_for, prove
 from verify.claims.prover.smt import build_query
 from verify.claims.prover.solvers import both_prove, proved_by_both, said, versions
-from verify.claims.verdicts.results import CheckResult
+from verify.claims.results import CheckResult
 from verify.base.errors import InputError
 
 
 
-def proof_body(job, proof, case=None, algebras=()):
+def proof_body(job, proof, case=None, algebras=(), assumptions=()):
     """The certificate of a proof (status proved or disproved) of a job's claim; `case`, for a disproof;
-    `algebras`, each piece's algebraic certificate (verify.claims.prover.algebraic) or None."""
+    `algebras`, each piece's algebraic certificate (verify.claims.prover.algebraic) or None; `assumptions`, the
+    lemmas taken as given its Verdict rests on (written "proved assuming a, b" in the file)."""
     claim = job.claim
     lemmas = [{"id": f.id, "text": f.text, "source": f.source} for f in library.FACTS if f.id in proof.lemmas]
     taken = {i for i, roots in job.assumed if roots == (i,)}
     if any(i not in library.BY_ID for i in proof.lemmas):
         lemmas += [{"id": f.id, "text": f.text, "source": f.source, "n": _n_data(f.n_range), "hessian": f.family,
                     "assumed": f.id in taken} for f in job.lemmas]
-    roots = dict(job.assumed)
-    resting = tuple(dict.fromkeys(r for i in proof.lemmas for r in roots.get(i, ())))
-    verdict = proof.status + (f" assuming {', '.join(resting)}" if resting else "")
+    verdict = proof.status + (f" assuming {', '.join(assumptions)}" if assumptions else "")
     return certificate_format.body(
         "proof", claim=claim.id, reading=job.reading, statement=job.text, domain=claim.domain(job.reading),
         sha256=claim.digest(job.reading), verdict=verdict, lemmas=lemmas,

@@ -3,7 +3,7 @@ own claim for a built-in id (its text and domain must be the package's), or the 
 certificate's text, domain and SHA-256 describe (and, given the claim file, the file's claim of that id)."""
 import math
 
-from verify.claims.record import FAMILIES, FormulaClaim
+from verify.claims.record import FormulaClaim, in_family
 from verify.claims.builtin.registry import REGISTRY, get_claim
 from verify.base.errors import InputError
 
@@ -81,11 +81,3 @@ def in_domain(case, claim, where):
                          "lie in the claim's domain")
 
 
-def in_family(H, family):
-    """Whether H (exact rows) belongs to a family of H, decided exactly."""
-    n = len(H)
-    if family == "diagonal":
-        return all(H[i][j] == 0 for i in range(n) for j in range(n) if i != j)
-    if family == "isotropic":
-        return all(H[i][j] == (H[0][0] if i == j else H[0][1]) for i in range(n) for j in range(n))
-    return family in FAMILIES

@@ -6,24 +6,34 @@ estimate stages and for the rigorous one). The backend (balls.Balls) supplies th
 call inside `flint.ctx.workprec(point.bits)`, or use `decide_at`.
 """
 from verify.claims.language.outcome import Outcome, negated
-from verify.claims.language.semantics import interpret
-from verify.claims.language.syntax import And, Compare, ForAll, Index, Not
-from verify.claims.language.text import instantiate, to_text
+from verify.claims.language.semantics import interpret, judge
+from verify.claims.language.text import to_text
 
 
 def decide(tree, point, backend):
-    """The Outcome of a claim tree at a point (see verify.claims.language.outcome for margins)."""
-    if isinstance(tree, Compare):
-        lhs, rhs = value(tree.left, point, backend), value(tree.right, point, backend)
-        return backend.compare(lhs, rhs, tree.op)
-    if isinstance(tree, Not):
-        return negated(decide(tree.part, point, backend))
-    if isinstance(tree, ForAll):
-        lo, hi = tree.lo.at(point.n), tree.hi.at(point.n)
-        parts = [decide(instantiate(tree.part, Index(k)), point, backend) for k in range(lo, hi + 1)]
-        return combine(parts, backend, every=True) if parts else vacuous()
-    parts = [decide(part, point, backend) for part in tree.parts]
-    return combine(parts, backend, every=isinstance(tree, And))
+    """The Outcome of a claim tree at a point (see verify.claims.language.outcome for margins); the connectives
+    are the one semantics' `judge`."""
+    return judge(tree, _Margins(point, backend), point.n)
+
+
+class _Margins:
+    """The logic of Outcomes at a point: a comparison's margin, not's negation, and / or's least / greatest."""
+
+    def __init__(self, point, backend):
+        self.point, self.backend = point, backend
+
+    def compare(self, node):
+        lhs, rhs = value(node.left, self.point, self.backend), value(node.right, self.point, self.backend)
+        return self.backend.compare(lhs, rhs, node.op)
+
+    def negate(self, outcome):
+        return negated(outcome)
+
+    def join(self, parts, every):
+        return combine(list(parts), self.backend, every)
+
+    def true(self):
+        return vacuous()
 
 
 def decide_at(tree, point):

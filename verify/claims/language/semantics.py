@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from verify.claims.language.quantities import canonical, index_bounds
-from verify.claims.language.syntax import BinOp, Call, IndexValue, Item, Name, Neg, Num
-from verify.claims.language.text import index_text
+from verify.claims.language.syntax import And, BinOp, Call, Compare, ForAll, Index, IndexValue, Item, Name, Neg, Not, Num, Or
+from verify.claims.language.text import index_text, instantiate
 from verify.base.errors import InputError
 
 NONZERO, NONNEG, POSITIVE = "≠ 0", "≥ 0", "> 0"
@@ -161,6 +161,30 @@ def _interpret(node, algebra):
         return algebra.arithmetic(node.op, parts[0], parts[1])
     condition = CALL_CONDITION.get(node.name)
     return _guarded(algebra, condition, node.args[0], parts[0], lambda guard: algebra.call(node.name, parts, guard))
+
+
+def judge(tree, logic, n):
+    """The truth of a claim tree in a logic: its comparisons joined by and / or / not / forall, the connectives
+    stated once for every backend (balls, exact SymPy, SMT-LIB, the binding comparison of a certificate).
+
+    The logic supplies: compare(node) for a Compare, negate(t), join(parts, every) for and (every=True) / or
+    over an iterable of parts (consumed lazily, so an exact logic may stop at the first false part), true() for
+    a forall over no index, and every_k(node) for a forall whose k stays symbolic (n is None: the SMT piece for
+    every n); with n an int, forall k in lo..hi is the conjunction of its instances at that n."""
+    if isinstance(tree, Compare):
+        return logic.compare(tree)
+    if isinstance(tree, Not):
+        return logic.negate(judge(tree.part, logic, n))
+    if isinstance(tree, (And, Or)):
+        return logic.join((judge(part, logic, n) for part in tree.parts), every=isinstance(tree, And))
+    if isinstance(tree, ForAll) and n is None:
+        return logic.every_k(tree)
+    if isinstance(tree, ForAll):
+        ks = range(tree.lo.at(n), tree.hi.at(n) + 1)
+        if not ks:
+            return logic.true()
+        return logic.join((judge(instantiate(tree.part, Index(k)), logic, n) for k in ks), every=True)
+    raise TypeError(f"not a formula: {type(tree).__name__}")
 
 
 def _operands(node):

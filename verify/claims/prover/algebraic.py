@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from verify.claims.language.quantities import canonical
+from verify.claims.language.semantics import CALL_CONDITION, NONNEG, POSITIVE
 from verify.claims.language.syntax import And, BinOp, Call, Compare, ForAll, Index, Item, Name, Neg, Num, walk
 from verify.claims.language.text import instantiate
 from verify.claims.prover.algebraic_ratio import (MAX_SUBSTITUTION_DEPTH, NotPolynomial, Space, index_ratio, quantity_name,
@@ -92,7 +93,7 @@ def _monotone(left, op, right):
     unary = [isinstance(s, Call) and s.name in ("exp", "log") and len(s.args) == 1 for s in (left, right)]
     if all(unary) and left.name == right.name:
         a, b = left.args[0], right.args[0]
-        return [Compare(a, op, b)] + ([Compare(a, ">", ZERO)] if left.name == "log" else [])
+        return [Compare(a, op, b)] + _definedness(left.name, a)
     for side, other, is_left in ((left, right, True), (right, left, False)):
         if isinstance(side, Call) and side.name in ("exp", "log") and len(side.args) == 1:
             anchor = {"exp": (ONE_NUM, ZERO), "log": (ZERO, ONE_NUM)}[side.name]
@@ -100,8 +101,14 @@ def _monotone(left, op, right):
                 return None
             a = side.args[0]
             out = [Compare(a, op, anchor[1]) if is_left else Compare(anchor[1], op, a)]
-            return out + ([Compare(a, ">", ZERO)] if side.name == "log" else [])
+            return out + _definedness(side.name, a)
     return None
+
+
+def _definedness(name, argument):
+    """The condition the one semantics puts on a call's argument (log: > 0), as comparisons; [] where none."""
+    condition = CALL_CONDITION.get(name)
+    return [] if condition is None else [Compare(argument, {POSITIVE: ">", NONNEG: ">="}[condition], ZERO)]
 
 
 def _read(tree, piece, items):

@@ -17,8 +17,8 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from verify.claims.language.semantics import NONNEG, NONZERO, POSITIVE, interpret
-from verify.claims.language.syntax import And, Compare, ForAll, Index, IndexValue, Item, Not, Or
+from verify.claims.language.semantics import NONNEG, NONZERO, POSITIVE, interpret, judge
+from verify.claims.language.syntax import And, Compare, ForAll, IndexValue, Item, Not, Or
 from verify.claims.language.text import instantiate
 from verify.claims.prover.pieces import NotEncodable, index_at, index_node, k_extremes, symbolic, valid, variable
 
@@ -49,20 +49,24 @@ class Encoder:
 
     # ------------------------------------------------ formulas
     def formula(self, node):
-        if isinstance(node, Compare):
-            return f"({RELATIONS[node.op]} {self.term(node.left)} {self.term(node.right)})"
-        if isinstance(node, Not):
-            return f"(not {self.formula(node.part)})"
-        if isinstance(node, (And, Or)):
-            word = "and" if isinstance(node, And) else "or"
-            return f"({word} {' '.join(self.formula(p) for p in node.parts)})"
-        if isinstance(node, ForAll) and self.piece.n is not None:  # at one n: the conjunction over k
-            low, high = node.lo.at(self.piece.n), node.hi.at(self.piece.n)
-            parts = [self.formula(instantiate(node.part, Index(k))) for k in range(low, high + 1)]
-            return f"(and {' '.join(parts)})" if len(parts) > 1 else (parts[0] if parts else "true")
-        if isinstance(node, ForAll):
-            return self.every_k(node)
-        raise NotEncodable(f"{type(node).__name__} is not a formula")
+        """The SMT-LIB formula of a claim tree: the one semantics' connectives (`judge`); at one n a forall is the
+        conjunction over k, on the generic piece it is `every_k`."""
+        if not isinstance(node, (Compare, Not, And, Or, ForAll)):
+            raise NotEncodable(f"{type(node).__name__} is not a formula")
+        return judge(node, self, self.piece.n)
+
+    def compare(self, node):
+        return f"({RELATIONS[node.op]} {self.term(node.left)} {self.term(node.right)})"
+
+    def negate(self, formula):
+        return f"(not {formula})"
+
+    def join(self, parts, every):
+        parts, word = list(parts), "and" if every else "or"
+        return parts[0] if len(parts) == 1 else f"({word} {' '.join(parts)})"
+
+    def true(self):
+        return "true"
 
     def every_k(self, node):
         """A claim for every k on the generic piece: its body at one symbolic k (an unknown, treated as real:
@@ -73,7 +77,7 @@ class Encoder:
         self.k_range = (index_at(node.lo, self.piece), index_at(node.hi, self.piece))
         self.declare("k")
         self.k_guard = f"(and (<= {self.integer(self.k_range[0])} k) (<= k {self.integer(self.k_range[1])}))"
-        return self.formula(node.part)
+        return judge(node.part, self, self.piece.n)
 
     # ------------------------------------------------ terms: the algebra of verify.claims.language.semantics
     def term(self, node):

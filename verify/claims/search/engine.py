@@ -24,7 +24,7 @@ from verify.claims.language.evaluate import decide_at
 from verify.claims.language.outcome import FAILS, HOLDS, TIGHT
 from verify.claims.language.quantities import CURVATURE
 from verify.claims.language.values import Point, ball_point, ball_spectrum, float_point, mp_point
-from verify.claims.verdicts.results import InterruptedEvidence, SearchEvidence
+from verify.claims.results import InterruptedEvidence, SearchEvidence, VerdictKind
 from verify.base.errors import InputError
 from verify.base.files import FolderStore
 from verify.numerics.arb import arb_to_mpf
@@ -349,7 +349,7 @@ def first_certified(candidates, refute):
     results = []
     for case in candidates:
         results.append(refute(case))
-        if results[-1].verdict == "REFUTED":
+        if results[-1].verdict.kind is VerdictKind.REFUTED:
             return results[-1]
     return results[0]
 

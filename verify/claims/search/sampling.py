@@ -20,7 +20,7 @@ from verify.claims.cases.case import Case
 from verify.numerics.precision import Log
 from verify.claims.executors import check_stop
 from verify.claims.language.outcome import FAILS
-from verify.claims.builtin.multi_balls import MultiCase
+from verify.claims.cases.multi_balls import MultiCase
 
 LOGIT_FLOOR = -700  # e^{-700} ≈ 1e-304: tiny coefficients, the paper's regime
 

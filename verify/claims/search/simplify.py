@@ -12,7 +12,7 @@ from decimal import Context, Decimal
 from fractions import Fraction
 
 from verify.claims.cases.case import parse_case
-from verify.claims.certificates.stored_claim import in_family
+from verify.claims.record import in_family
 from verify.base.errors import InputError
 
 MAX_TRIALS = 100  # cases decided per simplification (a count, not a time: the result does not depend on the machine)

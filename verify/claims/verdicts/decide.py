@@ -18,8 +18,30 @@ from verify.claims.certificates.stored_claim import MAX_CHECK_N
 from verify.claims.executors import run_tasks
 from verify.claims.language.outcome import FAILS
 from verify.claims.record import FAMILY_TEXT
-from verify.claims.verdicts.results import ClaimResult, Counterexample, InterruptedEvidence, ProofEvidence, verdict_of
+from verify.claims.results import (ClaimResult, Counterexample, InterruptedEvidence, ProofEvidence, Verdict,
+                                   VerdictKind)
 from verify.numerics.precision import CERTIFY_DPS
+
+
+OUTCOMES = ("proved", "certified", "holds", "fails", "undecided", "interrupted", "contradiction")
+_KINDS = {"proved": VerdictKind.PROVED, "certified": VerdictKind.CERTIFIED, "holds": VerdictKind.HOLDS,
+          "undecided": VerdictKind.INCONCLUSIVE, "interrupted": VerdictKind.INTERRUPTED,
+          "contradiction": VerdictKind.CONTRADICTION}
+
+
+def verdict_of(outcome, certified=False, assumptions=()):
+    """The one maker of a Verdict, from what a decision found — "proved" (resting on `assumptions`, the lemma ids
+    taken as given), "certified" (balls at one case), "holds", "fails", "undecided", "interrupted" or
+    "contradiction" — by the rule every claim follows: a failure is REFUTED only with a certificate behind it
+    (`certified`): a counterexample's that `check` confirmed, or a disproof's that both solvers gave; a failure seen
+    without one (a measurement, a certificate `check` refused) settles nothing: INCONCLUSIVE."""
+    if outcome not in OUTCOMES:
+        raise ValueError(f"outcome {outcome!r}: one of {', '.join(OUTCOMES)}")
+    if assumptions and outcome != "proved":
+        raise ValueError(f"only a proof rests on assumed lemmas, not the outcome {outcome!r}")
+    if outcome == "fails":
+        return Verdict(VerdictKind.REFUTED if certified else VerdictKind.INCONCLUSIVE)
+    return Verdict(_KINDS[outcome], tuple(assumptions))
 
 
 def run_jobs(jobs, seed, samples, dps, out_dir=None, progress=None, workers=None, scheduler=None, example_db=None,
@@ -59,7 +81,7 @@ def formula_result(job, index, collected, dps, samples, out_dir):
     """One job's ClaimResult from the prover's and the search's results (see the module docstring)."""
     evidence, candidates, tally = search_outcome(job, index, collected, samples, dps)
     if isinstance(evidence, InterruptedEvidence):
-        return result(job, "INTERRUPTED", evidence)
+        return result(job, verdict_of("interrupted"), evidence)
     proof, hinted, tried, algebras = collected.other.get(f"{job.label}: proof") or (None, (), 0, ((), 0.0))
     evidence = evidence.with_(**(collected.other.get(f"{job.label}: symbolic") or {}))
     if proof is not None:
@@ -73,9 +95,10 @@ def formula_result(job, index, collected, dps, samples, out_dir):
     if candidates:
         found = first_certified(candidates[:2 * CANDIDATES], lambda case: refute(job, case, max(dps, CERTIFY_DPS),
                                                                                   evidence, out_dir))
-        if found.verdict == "REFUTED" and proof is not None and proof.status == "proved":
+        refuted = found.verdict.kind is VerdictKind.REFUTED
+        if refuted and proof is not None and proof.status == "proved":
             return _contradiction(found)
-        if found.verdict == "REFUTED" or proof is None or proof.status != "proved":
+        if refuted or proof is None or proof.status != "proved":
             return found
     if proof is not None and proof.status in ("proved", "disproved"):
         return _proved(job, proof, evidence, out_dir, algebras[0])
@@ -122,15 +145,14 @@ def _proved(job, proof, evidence, out_dir, algebras=()):
     if case is not None:
         problem = witness_problem(job.tree, case)
         if problem:  # the balls at a case of the domain disagree with the disproof: never report it
-            return result(job, "CONTRADICTION" if "holds" in problem else verdict_of("undecided"),
+            return result(job, verdict_of("contradiction" if "holds" in problem else "undecided"),
                           evidence.with_(note=f"the prover proved the claim false everywhere, but {problem}"))
-    body = proof_body(job, proof, case, algebras)  # the two solvers' own answers: `check` would only ask them again
+    verdict = proved_verdict(job, proof) if proof.status == "proved" else verdict_of("fails", certified=True)  # by the proof
+    body = proof_body(job, proof, case, algebras, verdict.assumptions)  # the two solvers' own answers
     path = str(write(out_dir, body)) if out_dir is not None else None
     if proof.status == "disproved":
         evidence = evidence.with_(note="false for every case of its domain: the cited facts imply its negation")
-    verdict = proved_verdict(job, proof) if proof.status == "proved" else verdict_of("fails", certified=True)  # by the proof
-    return result(job, verdict, evidence, certificate=path,
-                  body=body)
+    return result(job, verdict, evidence, certificate=path, body=body)
 
 
 def assumptions(job, proof):
@@ -140,9 +162,8 @@ def assumptions(job, proof):
 
 
 def proved_verdict(job, proof):
-    """PROVED, or "PROVED assuming a, b" when the proof cites lemmas taken as given."""
-    assumed = assumptions(job, proof)
-    return "PROVED" + (f" assuming {', '.join(assumed)}" if assumed else "")
+    """PROVED, resting on the lemmas taken as given the proof cites (directly or through a proved lemma)."""
+    return verdict_of("proved", assumptions=assumptions(job, proof))
 
 
 def _any_case(job):
@@ -156,7 +177,7 @@ def _any_case(job):
 def _contradiction(found):
     evidence = found.evidence.with_(note="CONTRADICTION: the claim was proved from the cited facts, yet this certified "
                                          "counterexample refutes it; a fact or a solver is wrong — report it")
-    return ClaimResult(found.id, found.reading, found.statement, found.latex, "CONTRADICTION", evidence,
+    return ClaimResult(found.id, found.reading, found.statement, found.latex, verdict_of("contradiction"), evidence,
                        found.certificate, found.text, found.certificate_body, found.expect)
 
 
@@ -222,7 +243,7 @@ def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out_dir=None
     results have reading None. `claim_ids` picks some of them; certificates are written under `out_dir`
     when it is given."""
     from verify.claims.jobs import Job
-    from verify.claims.verdicts.results import Report
+    from verify.claims.results import Report
 
     started = time.perf_counter()
     lemma_results, lemmas, assumed, interrupted = _decide_lemmas([c for c in claims if c.lemma], seed, samples, dps,
@@ -248,18 +269,13 @@ def _decide_lemmas(lemmas, seed, samples, dps, out_dir, progress, workers, sched
         results.append(outcome)
         if interrupted:
             return results, citable, assumed, True
-        proved = outcome.verdict.startswith("PROVED")
-        if proved or (lemma.assume and outcome.verdict not in ("REFUTED", "CONTRADICTION")):
+        proved = outcome.verdict.kind is VerdictKind.PROVED
+        if proved or (lemma.assume and not outcome.verdict.is_(VerdictKind.REFUTED, VerdictKind.CONTRADICTION)):
             citable += (lemma.as_fact(),)
-            roots = _assumed_roots(outcome.verdict) if proved else (lemma.id,)
+            roots = outcome.verdict.assumptions if proved else (lemma.id,)
             if roots:  # taken as given, or proved from lemmas taken as given: a claim citing it rests on those
                 assumed += ((lemma.id, roots),)
     return results, citable, assumed, False
-
-
-def _assumed_roots(verdict):
-    """The lemmas a "PROVED assuming a, b" verdict rests on: (a, b); () for a plain PROVED."""
-    return tuple(verdict.partition(" assuming ")[2].split(", ")) if " assuming " in verdict else ()
 
 
 def _select(claims, claim_ids):

@@ -1,16 +1,16 @@
 """Theorem 2 / Eq. (47): decide every claim (the formula claims through verify.claims.verdicts.decide, T2.multi
-through verify.claims.builtin.multi_balls), with the symbolic evidence beside them (case mode: casemode).
+through verify.claims.cases.multi_balls), with the symbolic evidence beside them (case mode: casemode).
 
 The library API returns result objects and never prints; `progress(done, total, label)`
 is an optional callback the CLI turns into a progress bar.
 """
 import time
 
-from verify.claims.builtin import multi
+from verify.claims.verdicts import multi
 from verify.claims.verdicts.decide import run_jobs
 from verify.claims.jobs import Job
 from verify.claims.builtin.registry import select
-from verify.claims.verdicts.results import Report
+from verify.claims.results import Report
 
 
 def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir=None, progress=None, workers=None,

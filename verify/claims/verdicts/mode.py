@@ -5,7 +5,7 @@ Balls come from verify.numerics.enclosures for the extremes (every eigenvalue is
 16 tokens, verified Kato–Temple enclosures beyond) and from verify.claims.language.values for the
 series j(k), lambda(k) a claim may read.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import flint
 import mpmath as mp
@@ -20,16 +20,20 @@ from verify.claims.language.quantities import CURVATURE, SERIES
 from verify.claims.language.text import to_text
 from verify.claims.language.values import ball_point, mp_point, mp_spectrum
 from verify.claims.builtin.registry import select
+from verify.claims.certificates.check import check_body, counterexample_body
+from verify.claims.results import Verdict, VerdictKind
+from verify.claims.verdicts.decide import verdict_of
 from verify.numerics.arb import arb_to_mpf
-from verify.numerics.precision import decimal
+from verify.numerics.precision import CERTIFY_DPS, decimal
 
 
 @dataclass(frozen=True)
 class Evaluation:
     """A claim at one case: the binding comparison (the one that sets the margin) with its two sides and the
     margin at `dps` digits (mpf; ≥ 0 holds), whether that precision decides it, and what the balls alone
-    say ("holds", "fails", or "undecided" when the claim is tight at this case), and the verdict at this case:
-    CERTIFIED (the balls alone prove it holds here), REFUTED (they prove it fails here), or INCONCLUSIVE."""
+    say ("holds", "fails", or "undecided" when the claim is tight at this case), and the Verdict at this case:
+    CERTIFIED (the balls alone prove it holds here), REFUTED (they prove it fails here and `check` confirms the
+    counterexample certificate built at the case), or INCONCLUSIVE."""
 
     claim: str
     reading: object
@@ -40,7 +44,7 @@ class Evaluation:
     decided: bool
     holds: bool
     rigorous: str
-    verdict: str = "INCONCLUSIVE"
+    verdict: Verdict = field(default_factory=lambda: verdict_of("undecided"))
 
 
 @dataclass(frozen=True)
@@ -57,7 +61,7 @@ class CaseReport:
     @property
     def refuted(self):
         """The rows the balls prove fail at this case: what `--strict` exits 1 for, as in every other command."""
-        return [row for row in self.rows if row.verdict == "REFUTED"]
+        return [row for row in self.rows if row.verdict.kind is VerdictKind.REFUTED]
 
 
 def evaluate_case(case, dps=50, claim_ids=None):
@@ -84,9 +88,20 @@ def evaluate_job(job, case, dps, spectrum=None, balls=None, bits=None):
     if tie:  # exact arithmetic decided it: the sides are equal, whatever digits the estimate shows
         margin, outcome = mp.mpf(0), tie
     holds = rigorous == HOLDS if rigorous in (HOLDS, FAILS) else (outcome.holds or not outcome.decided)
-    verdict = {HOLDS: "CERTIFIED", FAILS: "REFUTED"}.get(rigorous, "INCONCLUSIVE")
+    verdict = _verdict_at(job, case, dps, rigorous)
     return Evaluation(job.claim.id, job.reading, to_text(comparison), lhs, rhs, margin, outcome.decided,
                       bool(holds), rigorous, verdict)
+
+
+def _verdict_at(job, case, dps, rigorous):
+    """CERTIFIED where the balls prove the claim holds at the case; REFUTED only where they prove it fails and the
+    counterexample certificate built at the case is one `check` confirms (in memory); else INCONCLUSIVE."""
+    if rigorous == HOLDS:
+        return verdict_of("certified")
+    if rigorous != FAILS:
+        return verdict_of("undecided")
+    body = counterexample_body(job, case, max(dps, CERTIFY_DPS))
+    return verdict_of("fails", certified=body is not None and check_body(body, "certificate (in memory)").confirmed)
 
 
 def _mid(x):

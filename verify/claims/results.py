@@ -5,6 +5,7 @@ OptimizeResult does) and turns itself into JSON with `to_json` (fields left None
 The CLI renders them by type, never by guessing from keys.
 """
 import dataclasses
+import enum
 from dataclasses import dataclass, field
 
 from verify.base.versions import package_versions
@@ -113,33 +114,60 @@ class RecordEvidence(Evidence):
     """Base of the Assumption 2 checkers' evidence: a flat record of named measurements."""
 
 
-OUTCOMES = ("proved", "holds", "fails", "undecided")
+class VerdictKind(enum.Enum):
+    """What a decision concluded about a claim (see verify.claims.verdicts.decide for the rule behind each)."""
+
+    PROVED = "PROVED"  # for every case of its domain, from cited facts (both solvers, or an exact certificate)
+    CERTIFIED = "CERTIFIED"  # at one case (case mode): the balls alone prove it holds there
+    HOLDS = "HOLDS"  # every case searched decided to hold
+    REFUTED = "REFUTED"  # a failure with a certificate `check` confirmed (or a disproof both solvers gave)
+    INCONCLUSIVE = "INCONCLUSIVE"  # a tight or undecided case, or a failure that could not be certified
+    INTERRUPTED = "INTERRUPTED"  # the run stopped (Ctrl-C) before the claim was decided
+    CONTRADICTION = "CONTRADICTION"  # proved and refuted at once: a defect that must never happen
 
 
-def verdict_of(outcome, certified=False):
-    """The verdict of what a search or a checker found — "proved", "holds", "fails" or "undecided" — by the rule
-    every claim follows: a failure is REFUTED only with a certificate behind it (`certified`): a counterexample's
-    that `check` confirmed, or a disproof's that both solvers gave; a failure seen without one (a measurement, a
-    certificate `check` refused) settles nothing: INCONCLUSIVE."""
-    if outcome not in OUTCOMES:
-        raise ValueError(f"outcome {outcome!r}: one of {', '.join(OUTCOMES)}")
-    if outcome == "fails":
-        return "REFUTED" if certified else "INCONCLUSIVE"
-    return {"proved": "PROVED", "holds": "HOLDS", "undecided": "INCONCLUSIVE"}[outcome]
+@dataclass(frozen=True, eq=False)
+class Verdict:
+    """A claim's verdict: its kind and the lemmas taken as given (claim-file ids) a proof rests on. Made only by
+    verify.claims.verdicts.decide.verdict_of; read through `.kind` and `.assumptions`, written through `text`
+    ("PROVED assuming a, b"). Comparing a Verdict with a string is a TypeError: compare kinds."""
+
+    kind: VerdictKind
+    assumptions: tuple = ()
+
+    @property
+    def text(self):
+        return self.kind.value + (f" assuming {', '.join(self.assumptions)}" if self.assumptions else "")
+
+    def __str__(self):
+        return self.text
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            raise TypeError(f"a Verdict compared with the string {other!r}: compare its .kind with a VerdictKind")
+        if not isinstance(other, Verdict):
+            return NotImplemented
+        return (self.kind, self.assumptions) == (other.kind, other.assumptions)
+
+    def __hash__(self):
+        return hash((self.kind, self.assumptions))
+
+    def is_(self, *kinds):
+        """Whether the kind is one of `kinds` (VerdictKind members)."""
+        return self.kind in kinds
 
 
 @dataclass(frozen=True)
 class ClaimResult:
-    """One claim under one reading: its statement, verdict (PROVED, "PROVED assuming <lemma ids>" when the proof
-    rests on a claim file's lemmas taken as given, HOLDS, REFUTED, INCONCLUSIVE, INTERRUPTED, or CONTRADICTION:
-    proved yet refuted, which must never happen), typed evidence, and its
-    certificate (the path when written, and the body)."""
+    """One claim under one reading: its statement, its Verdict (a VerdictKind and the lemmas taken as given a proof
+    rests on; CONTRADICTION, proved yet refuted, must never happen), typed evidence, and its certificate (the path
+    when written, and the body)."""
 
     id: str
     reading: object
     statement: str
     latex: str
-    verdict: str
+    verdict: Verdict
     evidence: Evidence
     certificate: object = None  # the certificate's path, when one was written
     text: object = None  # a formula claim's claim-language text under its reading
@@ -150,11 +178,12 @@ class ClaimResult:
     def disagrees(self):
         """The verdict contradicts the stated expectation: REFUTED when true was expected; PROVED or HOLDS
         when false was (INCONCLUSIVE and INTERRUPTED settle nothing, so they disagree with neither)."""
-        against = {True: ("REFUTED",), False: ("PROVED", "HOLDS")}.get(self.expect, ())
-        return self.verdict in against
+        against = {True: (VerdictKind.REFUTED,), False: (VerdictKind.PROVED, VerdictKind.HOLDS)}.get(self.expect, ())
+        return self.verdict.kind in against
 
     def to_json(self):
-        out = {k: getattr(self, k) for k in ("id", "reading", "statement", "latex", "verdict")}
+        out = {k: getattr(self, k) for k in ("id", "reading", "statement", "latex")}
+        out["verdict"] = self.verdict.text
         if self.expect is not None:
             out["expect"] = "true" if self.expect else "false"
             out["disagrees_with_expect"] = self.disagrees
@@ -198,7 +227,7 @@ class Report:
 
     @property
     def refuted(self):
-        return [c for c in self.claims if c.verdict == "REFUTED"]
+        return [c for c in self.claims if c.verdict.kind is VerdictKind.REFUTED]
 
     @property
     def disagreements(self):
@@ -207,7 +236,7 @@ class Report:
 
     @property
     def contradictions(self):
-        return [c for c in self.claims if c.verdict == "CONTRADICTION"]
+        return [c for c in self.claims if c.verdict.kind is VerdictKind.CONTRADICTION]
 
 
 @dataclass(frozen=True)
