@@ -25,35 +25,49 @@ class Forked:
         import multiprocessing
 
         global _FORKED_TASKS
-        results = [None] * len(tasks)
+        results, pool = [None] * len(tasks), None
         _FORKED_TASKS = tasks
-        for name in FORK_PRELOAD:  # loaded once here, not once in each process (and again here for the verdicts)
-            importlib.import_module(name)
-        gc.collect()
-        gc.freeze()
-        pool = multiprocessing.get_context("fork").Pool(min(self.workers, len(tasks)) or 1,
-                                                        initializer=_forked_start)
         try:
             with remembered_interrupts():
-                done = 0
-                for index, result in pool.imap_unordered(_forked_task, range(len(tasks))):
+                for name in FORK_PRELOAD:  # loaded once here, not in each process (and again here for the verdicts)
+                    importlib.import_module(name)
+                gc.collect()
+                gc.freeze()
+                with _sigint_blocked():  # a Ctrl-C meanwhile reaches no process before it ignores it, and this
+                    # one (as KeyboardInterrupt) only once `pool` is set, to be stopped below
+                    pool = multiprocessing.get_context("fork").Pool(min(self.workers, len(tasks)) or 1,
+                                                                    initializer=_forked_start)
+                for done, (index, result) in enumerate(pool.imap_unordered(_forked_task, range(len(tasks))), 1):
                     check_stop()
-                    results[index], done = result, done + 1
+                    results[index] = result
                     if progress:
                         progress(done, len(tasks), tasks[index][0])
                 check_stop()
         except KeyboardInterrupt:
-            pool.terminate()
             raise Interrupted(results) from None
         finally:
-            pool.terminate()
-            pool.join()
+            if pool is not None:
+                pool.terminate()
+                pool.join()
             _FORKED_TASKS = None
             gc.unfreeze()
         return results
 
     def close(self):
         pass
+
+
+@contextlib.contextmanager
+def _sigint_blocked():
+    """SIGINT blocked inside (in the main thread, where POSIX signal masks exist); one that came is delivered after."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 FORK_PRELOAD = ("sympy",)  # what every process of a search loads on first use (exact decisions, identities)
@@ -64,6 +78,8 @@ def _forked_start():
     import gc
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the terminal's Ctrl-C reaches the parent, which stops us
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked while the pool was forked
     gc.set_threshold(10_000, 10, 10)  # the tasks make objects by the million (Hypothesis's choices, SymPy's
     # expressions): young-generation passes every 10,000 of them, not 700, took half the collector's time (0.6 -> 0.3 s)
 
