@@ -115,9 +115,9 @@ def test_example_database_keeps_counterexamples(tmp_path):
 
 
 def test_ctrl_c_exits_130_with_the_report_so_far(tmp_path):
-    """Interrupted in the middle of a search (one claim, proved in a fraction of a second, then 200,000 samples)."""
+    """Interrupted in the middle of a search (one claim, proved in a fraction of a second, then 2,000 samples (the most --samples takes))."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "verify", "theorem2", "--samples", "200000", "--workers", "1", "--json",
+        [sys.executable, "-m", "verify", "theorem2", "--samples", "2000", "--workers", "1", "--json",
          "--claim", "T2.eq47.max", "--out", str(tmp_path)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL), env=dict(os.environ))
@@ -220,10 +220,10 @@ def _live_members(group):
 
 
 @pytest.mark.skipif(executors.usable_cores() < 2 or not Path("/proc").exists(), reason="needs two cores and /proc")
-@pytest.mark.parametrize("delay, options", [(1.0, ["--workers", "2", "--samples", "100000"]),
-                                            (3.0, ["--workers", "2", "--samples", "100000"]),
-                                            (3.0, ["--samples", "3000"]),  # forked by default (executors.Forked)
-                                            pytest.param(8.0, ["--workers", "2", "--samples", "100000"],
+@pytest.mark.parametrize("delay, options", [(1.0, ["--workers", "2", "--samples", "2000"]),
+                                            (3.0, ["--workers", "2", "--samples", "2000"]),
+                                            (3.0, ["--samples", "2000"]),  # forked by default (executors.Forked)
+                                            pytest.param(8.0, ["--workers", "2", "--samples", "2000"],
                                                          marks=pytest.mark.soak)])
 def test_ctrl_c_to_the_whole_group_is_one_line_and_130_whenever_it_comes(delay, options, tmp_path):
     """A terminal's Ctrl-C reaches every process of the group, Dask's workers and the forked processes too: during
