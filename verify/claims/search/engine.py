@@ -56,11 +56,7 @@ class Decision:
         return margin
 
 
-# A case's points by (case, stage, dps, needs), shared by the Deciders of one process: every job's Hypothesis search
-# starts from the same seed, so the jobs of a pool draw the same first cases (a point is a pure function of its key).
-_SHARED_POINTS = {}
-_SHARED_POINTS_LOCK = threading.Lock()
-MAX_SHARED_POINTS = 4096
+_SHARED_POINTS, _SHARED_POINTS_LOCK, MAX_SHARED_POINTS = {}, threading.Lock(), 4096  # see Decider.point
 
 
 class Decider:
@@ -77,8 +73,8 @@ class Decider:
 
     def point(self, case, stage):
         key = (case, stage)
-        if key not in self._points:
-            shared = (case, stage, self.dps, self.needs)
+        if key not in self._points:  # and in every Decider of this process: each job's Hypothesis search has one seed,
+            shared = (case, stage, self.dps, self.needs)  # so the jobs of a pool draw the same first cases
             point = _SHARED_POINTS.get(shared)
             if point is None:
                 point = self._make(case, stage)
