@@ -57,6 +57,31 @@ def test_report_is_the_same_in_process_on_a_local_cluster_and_on_a_scheduler(tmp
     assert {r.verdict.text for r in alone.claims} >= {"HOLDS", "REFUTED"}  # the comparison covers both outcomes
 
 
+@pytest.mark.skipif(executors.usable_cores() < 2 or not hasattr(os, "fork"), reason="forks two processes on two cores")
+def test_the_command_line_forks_a_short_search_and_the_report_is_the_same(tmp_path):
+    """Given neither workers nor a scheduler, a short search from the command line forks one process per usable core
+    (executors.Forked; in this process only when no other thread runs, which a test worker's do); the library's own
+    default stays in process. The report is the one a single process makes."""
+    assert isinstance(executors.executor_for(tasks=30), executors.InProcess)
+    with executors.forking_by_default():
+        forks = executors.can_fork()
+        assert isinstance(executors.executor_for(tasks=30), executors.Forked if forks else executors.InProcess)
+        assert isinstance(executors.executor_for(workers=1, tasks=30), executors.InProcess)
+    alone = run_theorem2(**SMALL, out_dir=str(tmp_path / "1"), workers=1)
+    forked = run_theorem2(**SMALL, out_dir=str(tmp_path / "2"), executor=executors.Forked(2))
+    assert _comparable(alone) == _comparable(forked)
+    assert {r.verdict.text for r in alone.claims} >= {"HOLDS", "REFUTED"}
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_forked_tasks_come_back_in_order_with_their_progress():
+    seen = []
+    results = executors.Forked(2).run([(f"task {k}", pow, (k, 2)) for k in range(7)],
+                                      lambda done, total, label: seen.append((done, total)))
+    assert results == [k * k for k in range(7)]
+    assert [done for done, _ in seen] == list(range(1, 8)) and {total for _, total in seen} == {7}
+
+
 def test_units_split_differently_give_the_same_tallies():
     """A unit's cases depend on (seed, sample index) only: one unit of 60 or six of 10, same merge."""
     from verify.claims.search.engine import merge, run_unit, units_for
@@ -195,11 +220,16 @@ def _live_members(group):
 
 
 @pytest.mark.skipif(executors.usable_cores() < 2 or not Path("/proc").exists(), reason="needs two cores and /proc")
-@pytest.mark.parametrize("delay", [1.0, 3.0, pytest.param(8.0, marks=pytest.mark.soak)])
-def test_ctrl_c_to_the_whole_group_is_one_line_and_130_whenever_it_comes(delay, tmp_path):
-    """A terminal's Ctrl-C reaches every process of the group, Dask's workers too: during start-up, the search or
-    shut-down, the run ends within seconds, with status 130, one line on stderr, and no process left running."""
-    process = subprocess.Popen([sys.executable, "-m", "verify", "theorem2", "--workers", "2", "--samples", "2000",
+@pytest.mark.parametrize("delay, options", [(1.0, ["--workers", "2", "--samples", "2000"]),
+                                            (3.0, ["--workers", "2", "--samples", "2000"]),
+                                            (3.0, ["--samples", "2000"]),  # forked by default (executors.Forked)
+                                            pytest.param(8.0, ["--workers", "2", "--samples", "2000"],
+                                                         marks=pytest.mark.soak)])
+def test_ctrl_c_to_the_whole_group_is_one_line_and_130_whenever_it_comes(delay, options, tmp_path):
+    """A terminal's Ctrl-C reaches every process of the group, Dask's workers and the forked processes too: during
+    start-up, the search or shut-down, the run ends within seconds, with status 130, one line on stderr, and no
+    process left running."""
+    process = subprocess.Popen([sys.executable, "-m", "verify", "theorem2", *options,
                                 "--out", str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, start_new_session=True)
     try:

@@ -11,21 +11,19 @@ from pathlib import Path
 
 from verify.base import options
 from verify.base.atomic import check_out_dir
-from verify.claims.verdicts import assumption2
 from verify.claims.cases.case import Case, checked_case, parse_case
 from verify.claims.cases.case import load_case as _load_case
+from verify.claims.executors import forking_by_default  # noqa: F401 (the command line's default: a short search forks)
 from verify.claims.verdicts.mode import DecisionResult, Evaluation, evaluate_job  # noqa: F401 (types verify re-exports)
 from verify.claims.verdicts.mode import decide_on_case as _decide_on_case
 from verify.claims.verdicts.mode import evaluate_case as _evaluate_case
 from verify.claims.certificates.check import judge_certificate as _judge_certificate
 from verify.claims.claimfile import load_claims as _load_claims
 from verify.claims.claimfile import MAX_CLAIMS, parse_claims_text
-from verify.claims.verdicts.decide import run_claims as _run_claims
 from verify.claims.jobs import Job
 from verify.claims.builtin.registry import get_claim
 from verify.claims.record import FormulaClaim
 from verify.claims.results import CheckResult, ClaimResult, Report, Verdict, VerdictKind  # noqa: F401 (re-exported)
-from verify.claims.verdicts.theorem2 import run_theorem2 as _run_theorem2
 from verify.base.errors import InputError
 from verify.base.files import checked_path
 from verify.numerics.curvature import CurvatureSpectrum, curvature_precise  # noqa: F401 (re-exported by verify)
@@ -172,6 +170,8 @@ def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out=None, progress
     >>> all(fact["id"].startswith("F") and fact["source"] for fact in report.claims[0].evidence.proof.lemmas)
     True
     """
+    from verify.claims.verdicts.theorem2 import run_theorem2 as _run_theorem2  # the search's weight, on use
+
     chosen = _search_options(seed, samples, dps, claim_ids, out, progress, workers, scheduler, example_db)
     return _run_theorem2(**chosen)
 
@@ -197,6 +197,8 @@ def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out=None, pr
     if len(set(ids)) != len(ids):
         twice = next(i for i in ids if ids.count(i) > 1)
         raise InputError(f"claims has the id {shown(twice, 60)} twice; give each claim and lemma once", "claims")
+    from verify.claims.verdicts.decide import run_claims as _run_claims  # the search's weight, on use
+
     chosen = _search_options(seed, samples, dps, claim_ids, out, progress, workers, scheduler, example_db)
     return _run_claims(claims, **chosen)
 
@@ -223,6 +225,8 @@ def check_certificate(path, claims_file=None):
 
 def run_assumption2(seed=0, samples=40, claim_ids=None, progress=None, workers=None, scheduler=None):
     """Decide the Assumption 2 claims on the default sweep over the key dimension d: a `Report`."""
+    from verify.claims.verdicts import assumption2
+
     chosen = options.claim_ids(claim_ids)
     return assumption2.run_assumption2(options.seed(seed), assumption2.Settings(samples=options.samples(samples)),
                                        chosen, options.progress(progress), options.workers(workers),
@@ -232,6 +236,8 @@ def run_assumption2(seed=0, samples=40, claim_ids=None, progress=None, workers=N
 def assumption2_dimensions(n, N, d, seed=0):
     """One user's dimensions (n tokens, N sequences, key dimension d): which readings of Assumption 2 they allow and
     how far the decoupled formulas are off; a `DimensionsReport`."""
+    from verify.claims.verdicts import assumption2
+
     return assumption2.check_dimensions(n, N, d, options.seed(seed))
 
 

@@ -35,9 +35,9 @@ def _folder(name):
 
 def _add_scaling(parser, example_db=True):
     parser.add_argument("--workers", type=_checked(options.workers),
-                        help="worker processes of a local Dask cluster, at most this machine's cores (default: this "
-                             "process, or a cluster of every core when the work is long enough to gain from it; "
-                             "1: this process)")
+                        help="worker processes of a local Dask cluster, at most this machine's cores (default: one "
+                             "process per core forked from this one, or this process on one core or without fork, or a "
+                             "cluster of every core when the work is long enough to gain from it; 1: this process)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         type=options.scheduler,
                         help="run on a running Dask scheduler at tcp://HOST:PORT or tls://HOST:PORT (TLS with the "

@@ -68,8 +68,9 @@ def cmd_theorem2(args):
     if args.case:
         return _theorem2_case(args)
     from verify.api import run_theorem2
+    from verify.api import forking_by_default
 
-    with _LazyProgress("searching") as progress:
+    with _LazyProgress("searching") as progress, forking_by_default():
         report = run_theorem2(args.seed, args.samples, args.dps, args.claim, args.out, progress, args.workers,
                               args.scheduler, args.example_db)
     return _print_report(report, args)
@@ -78,8 +79,10 @@ def cmd_theorem2(args):
 def cmd_claims(args):
     from verify.api import load_claims, run_claims
 
+    from verify.api import forking_by_default
+
     claims = load_claims(args.file)
-    with _LazyProgress("searching") as progress:
+    with _LazyProgress("searching") as progress, forking_by_default():
         report = run_claims(claims, args.seed, args.samples, args.dps, args.claim, args.out, progress, args.workers,
                             args.scheduler, args.example_db)
     return _print_report(report, args, title=f"Claims of {args.file} — seed {report.seed}, {report.dps} digits, "
@@ -163,7 +166,9 @@ def cmd_assumption2(args):
         else:
             assumption2_dimensions_table(report)
         return 0
-    with _LazyProgress("checking") as progress:
+    from verify.api import forking_by_default
+
+    with _LazyProgress("checking") as progress, forking_by_default():
         report = run_assumption2(args.seed, args.samples, args.claim, progress, args.workers, args.scheduler)
     if args.plot and not report.interrupted:
         from verify.commandline.plots import plot_decoupling

@@ -9,6 +9,7 @@ Units and tasks are plain functions of picklable arguments (claims travel as syn
 own, which stay inert when pickled): any executor gives the same merged result in any order.
 """
 import json
+import threading
 from dataclasses import dataclass, field
 
 import flint
@@ -58,6 +59,9 @@ class Decision:
         return margin
 
 
+_SHARED_POINTS, _SHARED_POINTS_LOCK, MAX_SHARED_POINTS = {}, threading.Lock(), 4096  # see Decider.point
+
+
 class Decider:
     """Float64 first; an undecided margin is re-decided at `dps` digits, then at 2·dps, then with Arb
     balls at 2·dps digits, which alone decide a tight or undefined claim. Points are cached per case
@@ -72,8 +76,16 @@ class Decider:
 
     def point(self, case, stage):
         key = (case, stage)
-        if key not in self._points:
-            self._points[key] = self._make(case, stage)
+        if key not in self._points:  # and in every Decider of this process: each job's Hypothesis search has one seed,
+            shared = (case, stage, self.dps, self.needs)  # so the jobs of a pool draw the same first cases
+            point = _SHARED_POINTS.get(shared)
+            if point is None:
+                point = self._make(case, stage)
+                with _SHARED_POINTS_LOCK:  # a Dask worker may run several tasks in threads of one process
+                    if len(_SHARED_POINTS) >= MAX_SHARED_POINTS:
+                        _SHARED_POINTS.pop(next(iter(_SHARED_POINTS)))  # the oldest
+                    _SHARED_POINTS[shared] = point
+            self._points[key] = point
         return self._points[key]
 
     def _make(self, case, stage):

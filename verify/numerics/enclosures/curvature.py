@@ -28,7 +28,6 @@ import math
 
 import flint
 import numpy as np
-import scipy.linalg
 
 from verify.base import options
 from verify.base.errors import InputError
@@ -279,6 +278,8 @@ def _fast(ctx, Hx, iso, A_H, copy_exact, w_H, V_H, target):
         t0 = 2.0 ** round(math.log2(max(float(np.trace(A_T)) / n / n, 1e-300)))
         Hp = A_T + t0  # float of P H_s P + t0 11ᵀ: SPD on Rⁿ, same as H_T on T, t0 n on span(1)
         e_Hp = e_T + U * fro(Hp) + n * n * eta
+        import scipy.linalg  # loaded on use: the spectrum command and the search import this module
+
         nu, X = scipy.linalg.eigh(C_f, Hp)
         vc = VerifiedPencil(C_f, e_C, X, B=Hp, e_B=e_Hp)
 

@@ -1,0 +1,67 @@
+"""Ctrl-C while a search's tasks run: remembered where Python cannot raise it, held back inside a solver call, and
+`Interrupted` carrying the results that had arrived (verify.claims.executors re-exports every name)."""
+import contextlib
+import signal
+import sys
+import threading
+
+_STOP = threading.Event()  # set by Ctrl-C while tasks run in this process
+
+
+def check_stop():
+    """Raise KeyboardInterrupt if Ctrl-C came while tasks run here (long loops call this at each step)."""
+    if _STOP.is_set():
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def remembered_interrupts():
+    """While tasks run in this process, a Ctrl-C is remembered as well as raised: one that lands where
+    Python cannot raise it (inside an object's finaliser, such as a Z3 context being freed) still stops
+    the run at the next `check_stop`. Outside the main thread nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def remember(signum, frame):
+        _STOP.set()
+        raise KeyboardInterrupt
+
+    def quiet_when_remembered(unraisable, hook=sys.unraisablehook):
+        """A Ctrl-C raised where Python can only print it (a finaliser, Hypothesis's gc callback) is not
+        printed as a traceback: it is remembered, and the next check_stop raises it."""
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            _STOP.set()
+            return
+        hook(unraisable)
+
+    previous, previous_hook = signal.signal(signal.SIGINT, remember), sys.unraisablehook
+    sys.unraisablehook = quiet_when_remembered
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = previous_hook
+        _STOP.clear()
+
+
+@contextlib.contextmanager
+def shielded():
+    """Ctrl-C only remembered, never raised, inside (a solver call and the freeing of its objects); the
+    caller's next `check_stop` raises it. Outside the main thread nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: _STOP.set())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class Interrupted(Exception):
+    """The user pressed Ctrl-C; `results` holds what had been computed (None where not)."""
+
+    def __init__(self, results):
+        super().__init__("interrupted")
+        self.results = results
