@@ -38,7 +38,7 @@ MUTATIONS = {  # name: (file, code, the mutated code)
                                             '            values = self.eigenvalues("lam")\n'),
     "balls decide from midpoints": ("verify/claims/language/balls.py", "    return Outcome(m, m.lower(), m.upper(), op",
                                     "    return Outcome(m, m.mid(), m.mid(), op"),
-    "softmax without its max shift": ("verify/numerics/softmax.py", "    shifted = s - max(s)\n", "    shifted = s\n"),
+    "softmax without its max shift": ("verify/numerics/softmax.py", "        shifted = s - top\n", "        shifted = s\n"),
     "certificate hash not compared": ("verify/claims/certificates/stored_claim.py",
                                       '    if data.get("sha256") != claim.digest(reading):', "    if False:"),
     "recorded numbers get ten times the slack": (FORMAT, 'half_ulp(recorded) * flint.arb("1.000001")',
