@@ -19,7 +19,7 @@ ALLOWED = {  # room -> the rooms it may import besides itself, bottom to top
     "commandline": {"base", "numerics", "claims", "derivations", "experiments", "document", TOP},
 }
 CLAIMS_ORDER = [  # the sub-packages (and modules) of verify.claims, bottom to top: each imports only those before it
-    "results", "executors", "language", "cases", "exact", "jobs", "prover", "record", "builtin", "claimfile",
+    "results", "scheduler", "executors", "language", "cases", "exact", "jobs", "prover", "record", "builtin", "claimfile",
     "search", "certificates", "verdicts",
 ]
 MAX_LINES = 400

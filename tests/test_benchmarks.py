@@ -17,6 +17,7 @@ EXPECTED = {  # a line each quick run must print (a benchmark not listed must st
     "casemode": "case mode, n =   20:",
     "claims": "decided against expectation: none",
     "derivations": "derive D1: median",
+    "large_n": "worst ratio against the budget:",
     "mutations": "mutations apply (each one's code found once); no test was run",
     "scaling": "one 50-sample unit: in process",
     "soundness": "disagreements: 0",

@@ -90,9 +90,9 @@ def test_example_database_keeps_counterexamples(tmp_path):
 
 
 def test_ctrl_c_exits_130_with_the_report_so_far(tmp_path):
-    """Interrupted in the middle of a search (one claim, proved in a fraction of a second, then 200,000 samples)."""
+    """Interrupted in the middle of a search (one claim, proved in a fraction of a second, then 2,000 samples (the most --samples takes))."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "verify", "theorem2", "--samples", "200000", "--workers", "1", "--json",
+        [sys.executable, "-m", "verify", "theorem2", "--samples", "2000", "--workers", "1", "--json",
          "--claim", "T2.eq47.max", "--out", str(tmp_path)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL), env=dict(os.environ))
@@ -199,7 +199,7 @@ def _live_members(group):
 def test_ctrl_c_to_the_whole_group_is_one_line_and_130_whenever_it_comes(delay, tmp_path):
     """A terminal's Ctrl-C reaches every process of the group, Dask's workers too: during start-up, the search or
     shut-down, the run ends within seconds, with status 130, one line on stderr, and no process left running."""
-    process = subprocess.Popen([sys.executable, "-m", "verify", "theorem2", "--workers", "2", "--samples", "100000",
+    process = subprocess.Popen([sys.executable, "-m", "verify", "theorem2", "--workers", "2", "--samples", "2000",
                                 "--out", str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, start_new_session=True)
     try:

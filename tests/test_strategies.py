@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from verify.claims.cases.case import Case
 from verify.numerics.secular import j_eigenvalues_mp
 from verify.numerics.curvature import isotropic_on_tangent
-from verify.strategies import FAMILIES, cases, probability_vectors, spd_matrices
+from verify.strategies import FAMILIES, cases, probability_vectors, spd_matrices, spectra
 
 FAST = settings(max_examples=30, deadline=None)
 
@@ -100,3 +100,50 @@ def test_bad_family_or_spectrum_is_refused():
         spd_matrices(3, "dense")
     with pytest.raises(ValueError, match="positive"):
         spd_matrices(2, "diagonal", spectrum=(1, -1))
+
+
+BAD_ARGUMENTS = {
+    "spectra([3])": lambda: spectra([3]),
+    "spectra(low=0)": lambda: spectra(3, low=0),
+    "spectra(high < low)": lambda: spectra(3, low=5, high=4),
+    "spectra(high=0.5)": lambda: spectra(3, high=0.5),
+    "cases([2])": lambda: cases([2]),
+    "cases(max_n < min_n)": lambda: cases(5, 3),
+    "cases(min_n=1)": lambda: cases(1, 3),
+    "cases(hessian=[...])": lambda: cases(2, 3, hessian=["spd"]),
+    "cases(ties=1)": lambda: cases(ties=1),
+    "cases(max_n=10**6)": lambda: cases(2, 10**6),
+    "probability_vectors(min_log=1)": lambda: probability_vectors(min_log=1),
+    "probability_vectors(min_log=[0])": lambda: probability_vectors(min_log=[0]),
+    "spd_matrices([2])": lambda: spd_matrices([2]),
+    "spd_matrices(spectrum='ab')": lambda: spd_matrices(2, "diagonal", spectrum="ab"),
+    "spd_matrices(spectrum=1/3)": lambda: spd_matrices(2, "spd", spectrum=(1, Fraction(1, 3))),
+}
+
+
+@pytest.mark.parametrize("call", list(BAD_ARGUMENTS))
+def test_a_bad_strategy_argument_is_refused_when_called_and_writes_nothing(call, tmp_path, monkeypatch):
+    import verify
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(verify.InputError) as caught:
+        BAD_ARGUMENTS[call]()
+    assert isinstance(caught.value, ValueError) and "\n" not in str(caught.value) and len(str(caught.value)) < 300
+    assert not list(tmp_path.iterdir())
+
+
+def test_drawing_an_example_writes_nothing_into_the_current_folder(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    env = {k: v for k, v in __import__("os").environ.items() if k != "HYPOTHESIS_STORAGE_DIRECTORY"}
+    env.update(PYTHONPATH=ROOT, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    work = tmp_path / "work"
+    work.mkdir()
+    done = subprocess.run([sys.executable, "-c", "from verify.strategies import cases, spectra\n"
+                           "print(spectra(3).example(), cases(2, 3).example().n)"],
+                          cwd=work, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert not list(work.iterdir())

@@ -6,19 +6,20 @@ Every function checks its own arguments, returns a result object and never print
 `verify.InputError` with a one-line message that names the parameter, the value and the fix. Nothing
 is written to disk unless asked (`out=`).
 """
+from verify.base.printable import shown
 from pathlib import Path
 
 from verify.base import options
 from verify.base.atomic import check_out_dir
 from verify.claims.verdicts import assumption2
-from verify.claims.cases.case import Case, parse_case
+from verify.claims.cases.case import Case, checked_case, parse_case
 from verify.claims.cases.case import load_case as _load_case
 from verify.claims.verdicts.mode import DecisionResult, Evaluation, evaluate_job  # noqa: F401 (types verify re-exports)
 from verify.claims.verdicts.mode import decide_on_case as _decide_on_case
 from verify.claims.verdicts.mode import evaluate_case as _evaluate_case
 from verify.claims.certificates.check import judge_certificate as _judge_certificate
 from verify.claims.claimfile import load_claims as _load_claims
-from verify.claims.claimfile import parse_claims_text
+from verify.claims.claimfile import MAX_CLAIMS, parse_claims_text
 from verify.claims.verdicts.decide import run_claims as _run_claims
 from verify.claims.jobs import Job
 from verify.claims.builtin.registry import get_claim
@@ -60,10 +61,9 @@ def load_case(path, require_H=True):
     return _load_case(checked_path(path, "case file", "path"), require_H=bool(require_H))
 
 
-def _case(case):
-    if not isinstance(case, Case):
-        raise InputError(f"case is a {type(case).__name__}; build one with verify.make_case(logits=…, H=…)", "case")
-    return case
+def _case(case, require_H=True):
+    """The case validated (a Case built directly is checked as a case file is: see checked_case)."""
+    return checked_case(case, require_H)
 
 
 def curvature_spectrum(case, dps=30):
@@ -78,7 +78,8 @@ def curvature_spectrum(case, dps=30):
     ...
     verify.base.errors.InputError: dps = -3 is below 30, the least that can certify a margin; use dps = 50
     """
-    return curvature_precise(_case(case).logits, case.H, options.dps(dps))
+    case = _case(case)
+    return curvature_precise(case.logits, case.H, options.dps(dps))
 
 
 def evaluate_claim(claim_id, case, reading=None, dps=50):
@@ -95,8 +96,8 @@ def evaluate_claim(claim_id, case, reading=None, dps=50):
     if claim.multi:
         raise InputError(f"claim {claim_id} needs several examples; it is decided only by the search", "claim")
     reading = options.reading(claim.readings[0] if reading is None else reading, claim.readings)
-    job = Job(claim, reading)
-    if not job.applies(_case(case)):
+    job, case = Job(claim, reading), _case(case)
+    if not job.applies(case):
         raise InputError(f"claim {claim_id} is about n in {claim.domain()['n']}; this case has n = {case.n}", "case")
     return evaluate_job(job, case, options.dps(dps))
 
@@ -121,7 +122,8 @@ def evaluate_case(case, dps=50, claim_ids=None):
 def j_spectrum(case, dps=30):
     """The eigenvalues of J(z) by the secular equation and κ of J and (with H) of J H J on T, to `dps` digits:
     a `JSpectrumReport` (what `spectrum` prints). The case may come without H (`load_case(…, require_H=False)`)."""
-    return j_spectrum_report(list(_case(case).logits), case.H, options.dps(dps))
+    case = _case(case, require_H=False)
+    return j_spectrum_report(list(case.logits), case.H, options.dps(dps))
 
 
 def decide_on_case(text, case, dps=50):
@@ -184,9 +186,16 @@ def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out=None, pr
     """
     if isinstance(claims, (str, Path)):
         claims = load_claims(claims)
-    if not isinstance(claims, (list, tuple)) or not all(isinstance(c, FormulaClaim) for c in claims):
+    if not isinstance(claims, (list, tuple)) or not all(isinstance(c, FormulaClaim) for c in claims[:MAX_CLAIMS + 1]):
         raise InputError(f"claims is a {type(claims).__name__}; give a claim file's path or text, or what "
                          "verify.load_claims returned", "claims")
+    if len(claims) > MAX_CLAIMS:
+        raise InputError(f"claims holds {len(claims):,} claims and lemmas; give at most {MAX_CLAIMS} (a claim file's "
+                         "bound: each takes seconds to decide), or run them in parts", "claims")
+    ids = [c.id for c in claims]
+    if len(set(ids)) != len(ids):
+        twice = next(i for i in ids if ids.count(i) > 1)
+        raise InputError(f"claims has the id {shown(twice, 60)} twice; give each claim and lemma once", "claims")
     chosen = _search_options(seed, samples, dps, claim_ids, out, progress, workers, scheduler, example_db)
     return _run_claims(claims, **chosen)
 
@@ -234,7 +243,7 @@ def run_derivation(derivation_id):
     from verify.derivations.registry import DERIVATION_REGISTRY, run_checks  # SymPy: loaded on use
 
     if not isinstance(derivation_id, str):
-        raise InputError(f"derivation id {str(derivation_id)[:40]!r} is not a string; choose from "
+        raise InputError(f"derivation id {shown(derivation_id, 40)} is not a string; choose from "
                          f"{', '.join(DERIVATION_REGISTRY)}", "id")
     options.known([derivation_id], DERIVATION_REGISTRY, "derivation id")
     return run_checks(DERIVATION_REGISTRY[derivation_id])

@@ -1,4 +1,5 @@
 """Atomic writes: a temporary file in the target folder, then a rename; never a half-written file."""
+from verify.base.printable import shown
 import os
 import tempfile
 from pathlib import Path
@@ -16,21 +17,21 @@ def check_out_dir(out, what="results", flag="out"):
     text = os.fspath(out)
     fix = f"give a folder you can write to for the {what}"
     if any(len(os.fsencode(part)) > NAME_MAX for part in Path(text).parts):
-        raise InputError(f"the output folder {text[:60]!r}… has a name over {NAME_MAX} bytes; {fix}", flag)
+        raise InputError(f"the output folder {shown(text, 60)}… has a name over {NAME_MAX} bytes; {fix}", flag)
     path = Path(text)
     try:
         if path.is_symlink() and not path.exists():
-            raise InputError(f"the output folder {text!r} is a symlink to nothing (or a loop); {fix}", flag)
+            raise InputError(f"the output folder {shown(text, 200)} is a symlink to nothing (or a loop); {fix}", flag)
         if path.exists() and not path.is_dir():
-            raise InputError(f"the output folder {text!r} is a file; {fix}", flag)
+            raise InputError(f"the output folder {shown(text, 200)} is a file; {fix}", flag)
         parent = path.absolute()
         while not parent.exists() and not parent.is_symlink():
             parent = parent.parent
         if not parent.is_dir():
-            raise InputError(f"the output folder {text!r} lies under {str(parent)!r}, which is not a folder; {fix}", flag)
+            raise InputError(f"the output folder {shown(text, 200)} lies under {shown(str(parent), 200)}, which is not a folder; {fix}", flag)
         tempfile.TemporaryDirectory(dir=parent, prefix=".verify-").cleanup()
     except OSError as error:
-        raise InputError(f"the output folder {text!r} cannot be made or written ({error.strerror}); {fix}", flag) from None
+        raise InputError(f"the output folder {shown(text, 200)} cannot be made or written ({error.strerror}); {fix}", flag) from None
 
 
 def _umask():

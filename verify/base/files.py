@@ -1,6 +1,7 @@
 """Reading an input file: only a regular file (never a named pipe, a device such as /dev/zero, a folder), named
 by a path (never an int, which Python would take for an open file descriptor), and never more than a stated
 number of bytes. Each refusal is one InputError naming the file and the fix."""
+from verify.base.printable import shown
 import os
 import stat
 
@@ -10,11 +11,11 @@ from verify.base.errors import InputError
 def checked_path(path, what, parameter=None):
     """`path` as a str: a str or os.PathLike naming a file (an int, bytes, None or '' is refused)."""
     if isinstance(path, (bool, int, bytes)) or not isinstance(path, (str, os.PathLike)):
-        raise InputError(f"the {what} path {str(path)[:40]!r} is of type {type(path).__name__}; give the file's path "
+        raise InputError(f"the {what} path {shown(path, 40)} is of type {type(path).__name__}; give the file's path "
                          "as a string (an int would be taken for an open file descriptor)", parameter)
     text = os.fspath(path)
     if not isinstance(text, str) or not text.strip() or "\0" in text:
-        raise InputError(f"the {what} path {str(text)[:60]!r} names no file; give the file's path", parameter)
+        raise InputError(f"the {what} path {shown(text, 60)} names no file; give the file's path", parameter)
     return text
 
 
@@ -25,28 +26,28 @@ def read_bounded(path, limit, what, kind, parameter=None):
     try:
         handle = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise InputError(f"{what} {name!r} does not exist; give the path of {kind}", parameter) from None
+        raise InputError(f"{what} {shown(name, 200)} does not exist; give the path of {kind}", parameter) from None
     except OSError as error:
-        raise InputError(f"{what} {name!r} cannot be read ({error.strerror}); give the path of {kind} you can read",
+        raise InputError(f"{what} {shown(name, 200)} cannot be read ({error.strerror}); give the path of {kind} you can read",
                          parameter) from None
     try:
         info = os.fstat(handle)
         if stat.S_ISDIR(info.st_mode):
-            raise InputError(f"{what} {name!r} is a folder; give the path of {kind}", parameter)
+            raise InputError(f"{what} {shown(name, 200)} is a folder; give the path of {kind}", parameter)
         if not stat.S_ISREG(info.st_mode):
-            raise InputError(f"{what} {name!r} is not a regular file (a pipe, a device or a socket); give the path of "
+            raise InputError(f"{what} {shown(name, 200)} is not a regular file (a pipe, a device or a socket); give the path of "
                              f"{kind}", parameter)
         if info.st_size > limit:
-            raise InputError(f"{what} {name!r} is larger than {_size(limit)}; give {kind} of at most {_size(limit)}",
+            raise InputError(f"{what} {shown(name, 200)} is larger than {_size(limit)}; give {kind} of at most {_size(limit)}",
                              parameter)
         with os.fdopen(handle, "rb", closefd=False) as stream:
             data = stream.read(limit + 1)  # a file that grows meanwhile is still read no further
     except OSError as error:
-        raise InputError(f"{what} {name!r} cannot be read ({error.strerror}); give {kind}", parameter) from None
+        raise InputError(f"{what} {shown(name, 200)} cannot be read ({error.strerror}); give {kind}", parameter) from None
     finally:
         os.close(handle)
     if len(data) > limit:
-        raise InputError(f"{what} {name!r} is larger than {_size(limit)}; give {kind} of at most {_size(limit)}",
+        raise InputError(f"{what} {shown(name, 200)} is larger than {_size(limit)}; give {kind} of at most {_size(limit)}",
                          parameter)
     return data
 

@@ -5,6 +5,7 @@ value and the fix (the CLI only adds its flag's spelling). The bounds on size an
 A leaf module: it imports nothing of the package but its errors (and, to check a plot's folder, the leaf
 verify.base.atomic), so the command line starts fast."""
 
+from verify.base.printable import shown
 import os
 from urllib.parse import urlsplit
 
@@ -14,7 +15,7 @@ MIN_DPS = 30  # every dps accepted (library and command line) lies in MIN_DPS..M
 CERTIFY_DPS = 50  # docs/spec.md §4: a counterexample is re-checked at ≥ 50 digits
 MAX_DPS = 1000  # the most digits a search asks for, and a certificate may record
 MAX_SEED = 2**63 - 1
-MAX_SAMPLES = 1_000_000  # random cases per claim: about an hour of work on one core
+MAX_SAMPLES = 2_000  # random cases per claim: a theorem2 search at this budget takes about 25 s of CPU (3,000 took 41.5 s)
 MAX_WORKERS = 64
 SCHEMES = ("tcp", "tls")
 
@@ -24,10 +25,9 @@ def whole(value, name, low, high, fix):
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer() and low <= value <= high:
             return int(value)
-        raise InputError(f"{name} = {str(value)[:40]!r} is not a whole number; {fix}", name)
+        raise InputError(f"{name} = {shown(value, 40)} is not a whole number; {fix}", name)
     if not low <= value <= high:
-        shown = str(value) if abs(value) < 10**30 else f"{str(value)[:12]}… ({len(str(abs(value)))} digits)"
-        raise InputError(f"{name} = {shown} is outside {low}..{high}; {fix}", name)
+        raise InputError(f"{name} = {shown(value, 40)} is outside {shown(low, 40)}..{shown(high, 40)}; {fix}", name)
     return value
 
 
@@ -82,20 +82,20 @@ def claim_ids(value):
     if value is None:
         return None
     if isinstance(value, str):
-        raise InputError(f"claim_ids = {value[:40]!r} is a string; give a list of ids, e.g. [{value[:40]!r}]", "claim")
+        raise InputError(f"claim_ids = {shown(value, 40)} is a string; give a list of ids, e.g. [{shown(value, 40)}]", "claim")
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-        raise InputError(f"claim_ids = {str(value)[:60]} must be a list of claim id strings", "claim")
+        raise InputError(f"claim_ids = {shown(value, 60)} must be a list of claim id strings", "claim")
     return tuple(value)
 
 
 def path(value, name, what="a file path"):
     """A str or os.PathLike path (an int would be read as an open file descriptor: refused)."""
     if isinstance(value, bytes) or not isinstance(value, (str, os.PathLike)):
-        raise InputError(f"{name} = {str(value)[:40]!r} is of type {type(value).__name__}; give {what} as a string",
+        raise InputError(f"{name} = {shown(value, 40)} is of type {type(value).__name__}; give {what} as a string",
                          name)
     text = os.fspath(value)
     if not isinstance(text, str) or not text.strip() or "\0" in text:
-        raise InputError(f"{name} = {str(text)[:40]!r} is not a usable path; give {what}", name)
+        raise InputError(f"{name} = {shown(text, 40)} is not a usable path; give {what}", name)
     return text
 
 
@@ -128,21 +128,20 @@ def scheduler(value):
         return None
     fix = "give the address `dask scheduler` prints, tcp://HOST:PORT or tls://HOST:PORT"
     if not isinstance(value, str) or not value.strip() or len(value) > 300 or not value.isprintable():
-        raise InputError(f"scheduler = {str(value)[:60]!r} is not a Dask scheduler address; {fix}", "scheduler")
+        raise InputError(f"scheduler = {shown(value, 60)} is not a Dask scheduler address; {fix}", "scheduler")
     parts = urlsplit(value)
     try:
         port = parts.port
     except ValueError:
         port = None
     if parts.scheme not in SCHEMES or not parts.hostname or port is None or parts.path.strip("/") or parts.query:
-        raise InputError(f"scheduler = {value[:60]!r} is not a Dask scheduler address; {fix}", "scheduler")
+        raise InputError(f"scheduler = {shown(value, 60)} is not a Dask scheduler address; {fix}", "scheduler")
     return value
 
 
 def reading(value, readings):
     if value not in readings:
-        shown = ", ".join(str(r) for r in readings)
-        raise InputError(f"reading {str(value)[:40]!r} is not one of {shown}", "reading")
+        raise InputError(f"reading {shown(value, 40)} is not one of {', '.join(str(r) for r in readings)}", "reading")
     return value
 
 
@@ -153,7 +152,7 @@ def known(ids, choices, what):
     their messages name the flags themselves."""
     unknown = [i for i in ids if i not in choices]
     if unknown:
-        raise InputError(f"unknown {what} {str(unknown[0])[:40]!r}; choose from {', '.join(choices)}")
+        raise InputError(f"unknown {what} {shown(unknown[0], 40)}; choose from {', '.join(choices)}")
     return list(ids)
 
 
@@ -186,11 +185,11 @@ def plot_file(value):
     text = path(value, "plot", "a file name ending in .png")
     target = Path(text)
     if target.is_dir() or not target.name or len(os.fsencode(target.name)) > NAME_MAX:
-        raise InputError(f"--plot {text[:60]!r} is a folder or no usable file name; give a file name ending in .png")
+        raise InputError(f"--plot {shown(text, 60)} is a folder or no usable file name; give a file name ending in .png")
     if target.is_symlink() and not target.exists():
-        raise InputError(f"--plot {text!r} is a symlink to nothing (or a loop); give a file name ending in .png")
+        raise InputError(f"--plot {shown(text, 200)} is a symlink to nothing (or a loop); give a file name ending in .png")
     if not target.parent.is_dir():
-        raise InputError(f"--plot {text!r}: the folder {str(target.parent)!r} does not exist; make it or give another")
+        raise InputError(f"--plot {shown(text, 200)}: the folder {shown(str(target.parent), 200)} does not exist; make it or give another")
     check_out_dir(str(target.parent), "plot", "plot")
     return text
 

@@ -27,6 +27,7 @@ Unknown keys, a missing id or holds, a duplicate id, a bad n range or Hessian fa
 and every error of the claim language are InputError, one line each. Each claim becomes a
 FormulaClaim (verify.claims.record), decided by the same engine as the built-in ones.
 """
+from verify.base.printable import shown
 import math
 import re
 
@@ -55,8 +56,8 @@ def load_claims(path):
     try:
         text = data.decode("utf-8-sig")  # a byte-order mark, as some editors write, is not part of the TOML
     except UnicodeDecodeError:
-        raise InputError(f"claim file {str(path)!r} is not UTF-8 text; save it as UTF-8") from None
-    return parse_claims_text(text, where=f"claim file {str(path)!r}")
+        raise InputError(f"claim file {shown(str(path), 200)} is not UTF-8 text; save it as UTF-8") from None
+    return parse_claims_text(text, where=f"claim file {shown(str(path), 200)}")
 
 
 def parse_claims_text(text, where="claim file"):
@@ -71,7 +72,7 @@ def parse_claims_text(text, where="claim file"):
         raise InputError(f"{where} is nested too deeply to read; a claim file is a flat list of [[claim]] tables") from None
     extra = [k for k in data if k not in ("claim", "lemma")]
     if extra:
-        raise InputError(f"{where} has the unknown top-level key {extra[0]!r}; write each claim as a [[claim]] table")
+        raise InputError(f"{where} has the unknown top-level key {shown(extra[0], 200)}; write each claim as a [[claim]] table")
     lemmas, tables = _tables(data, "lemma", where), _tables(data, "claim", where)
     if not tables:
         raise InputError(f"{where} has no claims; add a [[claim]] table with id and holds")
@@ -85,7 +86,7 @@ def parse_claims_text(text, where="claim file"):
         for number, table in enumerate(items, 1):
             claim = claim_from_fields(table, f"{where} {kind} #{number}", lemma=kind == "lemma")
             if claim.id in seen:
-                raise InputError(f"{where} has the id {claim.id!r} twice (or a fact's id); give every claim and lemma "
+                raise InputError(f"{where} has the id {shown(claim.id, 200)} twice (or a fact's id); give every claim and lemma "
                                  "its own id")
             seen.add(claim.id)
             claims.append(claim)
@@ -95,7 +96,7 @@ def parse_claims_text(text, where="claim file"):
 def _tables(data, kind, where):
     tables = data.get(kind, [])
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
-        raise InputError(f"{where}: {kind!r} must be a list of [[{kind}]] tables; write [[{kind}]] above each {kind}")
+        raise InputError(f"{where}: {shown(kind, 200)} must be a list of [[{kind}]] tables; write [[{kind}]] above each {kind}")
     return tables
 
 
@@ -104,33 +105,33 @@ def claim_from_fields(table, where, lemma=False):
     keys = LEMMA_KEYS if lemma else KEYS
     unknown = [k for k in table if k not in keys]
     if unknown:
-        raise InputError(f"{where} has the unknown key {str(unknown[0])[:40]!r}; a {'lemma' if lemma else 'claim'} "
+        raise InputError(f"{where} has the unknown key {shown(unknown[0], 40)}; a {'lemma' if lemma else 'claim'} "
                          f"takes only {', '.join(keys)}")
     for key in ("id", "holds"):
         if key not in table:
-            raise InputError(f"{where} has no {key!r}; every claim needs id and holds")
+            raise InputError(f"{where} has no {shown(key, 200)}; every claim needs id and holds")
     claim_id = table["id"]
     if not isinstance(claim_id, str) or not ID.match(claim_id):
-        raise InputError(f"{where} has the id {str(claim_id)[:60]!r}; use 1 to 100 letters, digits, '.', '_' or '-', "
+        raise InputError(f"{where} has the id {shown(claim_id, 60)}; use 1 to 100 letters, digits, '.', '_' or '-', "
                          "not starting with '.'")
     from verify.claims.builtin.registry import REGISTRY
 
     if claim_id in REGISTRY:
-        raise InputError(f"{where} has the id {claim_id!r}, a built-in claim's; give your claim an id of its own")
-    where = f"{where.rsplit(' #', 1)[0]} {claim_id!r}"
+        raise InputError(f"{where} has the id {shown(claim_id, 200)}, a built-in claim's; give your claim an id of its own")
+    where = f"{where.rsplit(' #', 1)[0]} {shown(claim_id, 200)}"
     for key in ("holds", "statement", "reason", "source"):
         if key in table and not isinstance(table[key], str):
-            raise InputError(f"{where} {key} is {str(table[key])[:60]!r}; write it as a quoted string")
+            raise InputError(f"{where} {key} is {shown(table[key], 60)}; write it as a quoted string")
     n_range = _n_range(table.get("n", list(DEFAULT_N)), where)
     hessian = table.get("hessian", "spd")
     if not isinstance(hessian, str) or hessian not in FAMILIES:
-        raise InputError(f"{where} has hessian {str(hessian)[:40]!r}; choose one of {', '.join(FAMILIES)}")
+        raise InputError(f"{where} has hessian {shown(hessian, 40)}; choose one of {', '.join(FAMILIES)}")
     expect = table.get("expect")
     if expect is not None and (not isinstance(expect, str) or expect not in EXPECT):  # a list is not hashable
-        raise InputError(f"{where} has expect {str(expect)[:20]!r}; write expect = \"true\" or expect = \"false\"")
+        raise InputError(f"{where} has expect {shown(expect, 20)}; write expect = \"true\" or expect = \"false\"")
     assume = table.get("assume", False)
     if not isinstance(assume, bool):
-        raise InputError(f"{where} has assume = {str(assume)[:20]!r}; write assume = true or leave it out")
+        raise InputError(f"{where} has assume = {shown(assume, 20)}; write assume = true or leave it out")
     try:
         return FormulaClaim(claim_id, normalise(table.get("statement", "")), normalise(table["holds"]), (), (None,),
                             n_range, hessian, command="claims", expect=EXPECT.get(expect),
@@ -143,15 +144,15 @@ def claim_from_fields(table, where, lemma=False):
 def _n_range(value, where):
     if not isinstance(value, list) or len(value) != 2 or not all(_whole(v) for v in value[:1]) or not (
             _whole(value[1]) or value[1] == math.inf):
-        raise InputError(f"{where} has n = {str(value)[:60]}; give two whole numbers [lo, hi], e.g. n = [2, 10] "
+        raise InputError(f"{where} has n = {shown(value, 60)}; give two whole numbers [lo, hi], e.g. n = [2, 10] "
                          "(hi may be inf)")
     lo, hi = value
     if lo > hi:
-        raise InputError(f"{where} has the empty n range {value!r}; give lo ≤ hi")
+        raise InputError(f"{where} has the empty n range {shown(value, 200)}; give lo ≤ hi")
     if lo < 2:
-        raise InputError(f"{where} has n = {value!r} below 2; one token has no tangent space, start at 2")
+        raise InputError(f"{where} has n = {shown(value, 200)} below 2; one token has no tangent space, start at 2")
     if lo > MAX_N or (hi != math.inf and hi > MAX_N):
-        raise InputError(f"{where} has n = {value!r} above {MAX_N}; give at most {MAX_N} tokens, or hi = inf")
+        raise InputError(f"{where} has n = {shown(value, 200)} above {MAX_N}; give at most {MAX_N} tokens, or hi = inf")
     return (lo, hi)
 
 

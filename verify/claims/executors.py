@@ -18,6 +18,7 @@ A local cluster has at most one worker per usable core (the tasks are CPU-bound:
 add start-up time and memory), no dashboard, listens on loopback ports the system chooses (never
 8787), and nothing from Dask, Tornado or Bokeh reaches stderr.
 """
+from verify.base.printable import shown
 import contextlib
 import logging
 import os
@@ -28,8 +29,8 @@ import uuid
 import warnings
 from verify.base import options
 from verify.base.errors import InputError
+from verify.claims.scheduler import CONNECT_TIMEOUT, check_answers, import_dask, security_for
 
-CONNECT_TIMEOUT = 5  # seconds to reach a scheduler and hear its answer before saying it is unreachable
 MIN_TASKS_FOR_CLUSTER = 140  # fewer tasks run in process by default (theorem2: --samples below about 4000)
 QUIET = logging.CRITICAL + 1  # above every level Dask logs at
 NOISY_LOGGERS = ("distributed", "tornado", "tornado.application", "bokeh")
@@ -157,6 +158,7 @@ class DaskExecutor:
     """Tasks as Dask futures on a local cluster of `workers` processes, or on a running scheduler."""
 
     def __init__(self, workers=None, scheduler=None):
+        import_dask()  # a malformed DASK_CONFIG is one line, before Dask's first import reads it
         from distributed.utils import silence_logging_cmgr
 
         self.cluster = self.client = self.scratch = None
@@ -176,12 +178,17 @@ class DaskExecutor:
 
         if scheduler:
             security = security_for(scheduler)
-            _check_answers(scheduler, security)
+            check_answers(scheduler, security)
             self.client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False, security=security)
             return
         import tempfile
 
-        self.scratch = tempfile.mkdtemp(prefix="verify-dask-")  # the workers' scratch space, removed by close()
+        import dask
+
+        self.scratch = tempfile.mkdtemp(prefix="verify-dask-")  # the scratch space of every part, removed by close()
+        # the scheduler and the nannies make their own `dask-scratch-space` under Dask's temporary-directory (else
+        # TMPDIR), which nothing removes: it is pointed into the folder close() removes
+        self.quiet.enter_context(dask.config.set({"temporary-directory": self.scratch}))
         self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                                     dashboard_address=None, local_directory=self.scratch, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                                     silence_logs=QUIET)
@@ -253,82 +260,12 @@ class DaskExecutor:
         self.cluster.sync(stop_all)
 
 
-MAX_HANDSHAKE = 1 << 20  # bytes: a Dask handshake is a few hundred; more is not a Dask scheduler
-
-
-def security_for(scheduler):
-    """Dask's Security for this address: for tls://, the certificates of Dask's configuration
-    (`distributed.comm.tls.ca-file`, `.client.cert`, `.client.key`, or the DASK_DISTRIBUTED__COMM__TLS__… variables)."""
-    from distributed.security import Security
-
-    security = Security()
-    if scheduler.startswith("tls://") and not security.tls_ca_file:
-        raise InputError(f"scheduler {scheduler!r} is a TLS address, and Dask's configuration names no CA file; set "
-                         "distributed.comm.tls.ca-file, .client.cert and .client.key (see docs/cli.md)", "scheduler")
-    return security
-
-
-def _first_frame(scheduler, security):
-    """The length that opens the scheduler's handshake, read from a socket of our own (TLS when asked) before
-    Dask reads anything: bytes that are not Dask (an HTTP status line) would make it allocate exabytes."""
-    import socket
-    import struct
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(scheduler)
-    with socket.create_connection((parts.hostname, parts.port), timeout=CONNECT_TIMEOUT) as raw:
-        stream = raw
-        if parts.scheme == "tls":
-            context = security.get_connection_args("client")["ssl_context"]
-            stream = context.wrap_socket(raw, server_hostname=parts.hostname if context.check_hostname else None)
-        header = b""
-        while len(header) < 8:
-            chunk = stream.recv(8 - len(header))
-            if not chunk:
-                raise ConnectionError("the connection closed before a handshake")
-            header += chunk
-    return struct.unpack("<Q", header)[0]
-
-
-def _check_answers(scheduler, security):
-    """InputError unless a Dask scheduler at this address answers within CONNECT_TIMEOUT (Dask's own
-    connect waits for the handshake without a bound, so a port that accepts and never answers hangs it).
-    Dask unpickles what a scheduler sends: connect only to schedulers you trust (docs/cli.md)."""
-    import asyncio
-    import ssl
-
-    from distributed.comm import connect
-    from distributed.core import send_recv
-
-    async def identity():
-        comm = await connect(scheduler, timeout=CONNECT_TIMEOUT, **security.get_connection_args("client"))
-        try:
-            return await send_recv(comm, op="identity")
-        finally:
-            await comm.close()
-
-    fix = "start one with `dask scheduler` or give its address as tcp://HOST:PORT (tls://HOST:PORT with certificates)"
-    try:
-        if _first_frame(scheduler, security) > MAX_HANDSHAKE:
-            raise InputError(f"{scheduler!r} answered with bytes that are not a Dask handshake; give a Dask scheduler's "
-                             "address (the one `dask scheduler` prints)", "scheduler")
-        answer = asyncio.run(asyncio.wait_for(identity(), CONNECT_TIMEOUT))
-    except (OSError, asyncio.TimeoutError, ssl.SSLError, ValueError, TypeError, MemoryError, EOFError) as error:
-        raise InputError(f"no Dask scheduler answered at {scheduler!r} within {CONNECT_TIMEOUT} s "
-                         f"({type(error).__name__}{': ' + str(error)[:80] if str(error) else ''}); {fix}",
-                         "scheduler") from None
-    if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
-        kind = answer.get("type") if isinstance(answer, dict) else type(answer).__name__
-        raise InputError(f"{scheduler!r} answered as a {str(kind)[:40]}, not a Dask scheduler; give the scheduler's "
-                         "address (the one `dask scheduler` prints)", "scheduler")
-
-
 def check_workers(workers):
     """InputError unless `workers` is None or a whole number from 1 to the usable cores."""
     if workers is None:
         return
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InputError(f"workers = {workers!r} must be a whole number ≥ 1 (1 runs in this process)", "workers")
+        raise InputError(f"workers = {shown(workers, 200)} must be a whole number ≥ 1 (1 runs in this process)", "workers")
     cores = usable_cores()
     if workers > cores:
         raise InputError(f"workers = {workers} is more than the {cores} cores this process may use; give at most "

@@ -4,6 +4,7 @@ Evidence records say what was searched and found; each documents its fields (as 
 OptimizeResult does) and turns itself into JSON with `to_json` (fields left None are omitted).
 The CLI renders them by type, never by guessing from keys.
 """
+from verify.base.printable import shown
 import dataclasses
 import enum
 from dataclasses import dataclass, field
@@ -144,7 +145,7 @@ class Verdict:
 
     def __eq__(self, other):
         if isinstance(other, str):
-            raise TypeError(f"a Verdict compared with the string {other!r}: compare its .kind with a VerdictKind")
+            raise TypeError(f"a Verdict compared with the string {shown(other, 200)}: compare its .kind with a VerdictKind")
         if not isinstance(other, Verdict):
             return NotImplemented
         return (self.kind, self.assumptions) == (other.kind, other.assumptions)

@@ -1,7 +1,7 @@
 """Case mode's and the spectrum command's tables and JSON: values with their rigorous enclosures, each
 claim at the case on two lines, and headers that promise only what the columns show."""
 import mpmath as mp
-from rich.console import Console
+from verify.commandline.terminal import safe_console
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -60,9 +60,12 @@ def upper_text(value):
         return "0"
     if value == mp.inf:
         return "inf"
-    with mp.workdps(30):
-        exponent = int(mp.floor(mp.log10(value)))
-        digits = int(mp.ceil(value / mp.mpf(10) ** (exponent - 1)))
+    try:
+        with mp.workdps(30):
+            exponent = int(mp.floor(mp.log10(value)))
+            digits = int(mp.ceil(value / mp.mpf(10) ** (exponent - 1)))
+    except (ValueError, OverflowError, ZeroDivisionError, TypeError):  # beyond what mpmath prints (a NaN radius)
+        return "—"
     if digits >= 100:  # log10 just below a power of ten
         digits, exponent = -(-digits // 10), exponent + 1
     return f"{digits // 10}.{digits % 10}e{exponent:+d}" if digits >= 10 else f"{digits}.0e{exponent - 1:+d}"
@@ -80,7 +83,7 @@ def case_precision_text(report):
 def case_table(case, report, console=None):
     """Case mode as two tables, readable at 80 columns: the spectrum with its enclosures' radii, and the claims
     (id, reading and binding inequality in one wrapped cell; lhs, rhs and margin whole, on one line each)."""
-    console = console or Console()
+    console = console or safe_console()
     q = report.spectrum
     summary = Table(title=f"J H J on T, n = {q.n} ({case_precision_text(report)})")
     summary.add_column("quantity", no_wrap=True)
@@ -129,7 +132,7 @@ def spectrum_json(report):
 
 
 def spectrum_table(report, console=None, shown=20):
-    console = console or Console()
+    console = console or safe_console()
     table = Table(title=f"J(z), n = {report.n} ({report.method}; {report.correct_digits} correct digits)")
     table.add_column("k", justify="right")
     table.add_column("λ_k(J)")

@@ -7,6 +7,8 @@ import sys
 import time
 from pathlib import Path
 
+from verify.commandline.terminal import safe
+
 
 def main(argv=None):
     """Run one command: exit status 0 (done), 1 (--strict: a claim REFUTED, a check failed), 2 (bad input: one
@@ -62,7 +64,7 @@ def _run(argv):
             return 0
         return COMMANDS[args.command](args)
     except InputError as error:
-        print(f"verify: error: {_as_flag(error, FLAGS.get(error.parameter))}", file=sys.stderr)
+        print(safe(f"verify: error: {_as_flag(error, FLAGS.get(error.parameter))}"), file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader (say `| head`) left early: stop quietly, as the Python docs advise
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -104,8 +106,8 @@ def _print_report(report, args, title=None):
         theorem2_table(report, title=title)
     for result in report.contradictions:  # a defect of the facts or a solver: loud, whatever else happened
         reading = f" ({result.reading})" if result.reading else ""
-        print(f"verify: CONTRADICTION: claim {result.id}{reading} was proved from the cited facts and refuted by a "
-              "certified counterexample at once; a fact or a solver is wrong — please report it", file=sys.stderr)
+        print(safe(f"verify: CONTRADICTION: claim {result.id}{reading} was proved from the cited facts and refuted by a "
+              "certified counterexample at once; a fact or a solver is wrong — please report it"), file=sys.stderr)
     if report.interrupted:
         print("verify: interrupted; the table shows what was decided before Ctrl-C", file=sys.stderr)
         return 130
@@ -139,7 +141,7 @@ def cmd_check(args):
                           "bits": result.bits, "seed": None, "versions": package_versions()}))  # no randomness: no seed
     else:
         precision = f" ({result.bits}-bit balls)" if result.bits else ""
-        print(f"{'CONFIRMED' if result.confirmed else 'NOT CONFIRMED'}: {args.file}: {result.reason}{precision}")
+        print(safe(f"{'CONFIRMED' if result.confirmed else 'NOT CONFIRMED'}: {args.file}: {result.reason}{precision}"))
     return 0 if result.confirmed else 1
 
 
@@ -204,7 +206,7 @@ def cmd_export_latex(args):
 
     out = args.out or default_out_dir(args.claims)
     paths = export(out, args.claims, decision=Decision(args.seed, args.samples, args.dps))
-    print(f"wrote {len(paths)} files to {out}/: " + ", ".join(Path(p).name for p in paths))
+    print(safe(f"wrote {len(paths)} files to {out}/: " + ", ".join(Path(p).name for p in paths)))
     return 0
 
 
@@ -234,11 +236,11 @@ def cmd_experiments(args):
     with _LazyProgress("experiments") as bar:
         results = run_experiments(names, scale, args.out, args.seed,
                                               lambda fraction, label: bar(round(fraction * 1000), 1000, label))
-    print(f"wrote {len(results)} experiments to {args.out}/ (CSV, PNG each) and {args.out}/summary.md")
+    print(safe(f"wrote {len(results)} experiments to {args.out}/ (CSV, PNG each) and {args.out}/summary.md"))
     for result in results:
-        print(f"\n{result.name}:")
+        print(safe(f"\n{result.name}:"))
         for sentence in result.findings:
-            print(f"  - {sentence}")
+            print(safe(f"  - {sentence}"))
     return 0
 
 
@@ -250,9 +252,9 @@ def _transformer(args):
                                        args.layers, args.heads, args.width, args.corpus,
                                        lambda fraction, label: bar(round(fraction * 1000), 1000, label))
     files = ", ".join(p.name for p in (result.csv_path, result.json_path, *result.plot_paths, result.summary_path))
-    print(f"wrote {files} to {args.out}/ ({result.seconds:.1f} s)")
+    print(safe(f"wrote {files} to {args.out}/ ({result.seconds:.1f} s)"))
     for sentence in result.findings:
-        print(f"  - {sentence}")
+        print(safe(f"  - {sentence}"))
     return 0
 
 
@@ -277,10 +279,11 @@ class _LazyProgress:
         if self.bar is None and time.perf_counter() - self.started < self.delay:
             return
         if self.bar is None:
-            from rich.console import Console
             from rich.progress import Progress
 
-            console = Console(stderr=True)
+            from verify.commandline.terminal import safe_console
+
+            console = safe_console(stderr=True)
             if not console.is_terminal:  # a bar in a log or a pipe is noise (rich ends it with a blank line)
                 if self.lines:
                     self._line(done, total, label)
@@ -297,7 +300,7 @@ class _LazyProgress:
         stage = label.split(":")[0]
         if self.last_line is None or stage != self.last_line[0] or now - self.last_line[1] >= self.every:
             self.last_line = (stage, now)
-            print(f"verify: {self.title}: {label} ({100 * done // max(total, 1)} %, {now - self.started:.0f} s)",
+            print(safe(f"verify: {self.title}: {label} ({100 * done // max(total, 1)} %, {now - self.started:.0f} s)"),
                   file=sys.stderr, flush=True)
 
     def __exit__(self, *exc):

@@ -6,7 +6,7 @@ the longest number it holds, so rich wraps prose only between words, never insid
 """
 import re
 
-from rich.console import Console
+from verify.commandline.terminal import safe_console
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -41,7 +41,10 @@ def number_text(value, digits=SHOWN_DIGITS):
             return value
         if re.fullmatch(r"[-+]?\d+", value.strip()) and len(value.strip()) <= digits + 1:
             return value.strip()  # a short integer: all its digits
-    return decimal(value, digits, strip_zeros=True, min_fixed=-3, max_fixed=digits + 1)
+    try:
+        return decimal(value, digits, strip_zeros=True, min_fixed=-3, max_fixed=digits + 1)
+    except (ValueError, OverflowError, TypeError):  # a value mpmath cannot print (a giant exponent, a NaN text)
+        return "—"
 
 
 def _number_list(values):
@@ -211,7 +214,7 @@ def _value_words(value):
 def theorem2_table(report, console=None, title=None):
     """A claim command's report as a rich table (claim and reading, verdict, evidence), then each proof in full
     and the readings explained."""
-    console = console or Console()
+    console = console or safe_console()
     title = title or f"Theorem 2 / Eq. (47) — seed {report.seed}, {report.dps} digits, {report.seconds:.1f} s"
     evidence = [evidence_text(result) for result in report.claims]
     table = Table(title=title, show_lines=True)
@@ -289,7 +292,7 @@ def _natural(fact_id):
 def assumption2_dimensions_table(report, console=None):
     """One user's dimensions: each reading's least violation and the rank bounds, then the decoupling errors
     (numbers to SHOWN_DIGITS digits, whole)."""
-    console = console or Console()
+    console = console or safe_console()
     data = report.to_json()
     table = Table(title=f"Assumption 2 at n = {report.n}, N = {report.N}, d = {report.d} (nN = {report.n * report.N})")
     table.add_column("reading", no_wrap=True)
@@ -330,7 +333,7 @@ def derivations_json(results):
 def derivations_text(results, console=None):
     """Each derivation: a plain heading, its closed form as SymPy's Unicode art, then each check on a line
     (verdict, kind, sizes, seconds) with what it measured below it."""
-    console = console or Console()
+    console = console or safe_console()
     for derivation, checks in results:
         console.rule(f"{derivation.id} · {derivation.name}", style="bold")
         for result in derivation.result():

@@ -8,6 +8,7 @@ The claims arrive as plain rows (`ClaimRow`): `claims_section(rows)` never looks
 and `registry_rows()` is the one adapter from today's claim registry to rows.  Prose goes through
 `verify.document.mathtext.prose`, formulas through `verify.document.mathtext`; every display is broken to fit the page.
 """
+from verify.base.printable import shown
 import functools
 import re
 from pathlib import Path
@@ -181,7 +182,7 @@ def export(out_dir=None, claims_file=None, rows=None, decision=Decision()):
     `out_dir` None is `default_out_dir(claims_file)`."""
     out_dir = default_out_dir(claims_file) if out_dir is None else out_dir
     if not isinstance(decision, tuple) or len(decision) != 3:
-        raise InputError(f"decision = {str(decision)[:40]!r} is not a Decision; give Decision(seed, samples, dps)", "decision")
+        raise InputError(f"decision = {shown(decision, 40)} is not a Decision; give Decision(seed, samples, dps)", "decision")
     decision = Decision(*decision).checked()
     claims = _load_user_claims(claims_file) if claims_file is not None else None
     atomic.check_out_dir(out_dir, "LaTeX files")
@@ -207,13 +208,13 @@ def _load_user_claims(claims_file):
     claims = load_claims(claims_file)
     unset = [f"{', '.join(chars)} in claim {claim.id}" for claim in claims if (chars := unset_characters(claim.statement))]
     if unset:
-        raise InputError(f"the claim file {str(claims_file)!r} cannot be set in LaTeX: no LaTeX for {'; '.join(unset)}; "
+        raise InputError(f"the claim file {shown(str(claims_file), 200)} cannot be set in LaTeX: no LaTeX for {'; '.join(unset)}; "
                          "write that text with other symbols", "claims")
     try:
         for claim in claims:
             prose(claim.statement)
     except NotTypeset as error:
-        raise InputError(f"the claim file {str(claims_file)!r} cannot be set in LaTeX: {error}; write that text with "
+        raise InputError(f"the claim file {shown(str(claims_file), 200)} cannot be set in LaTeX: {error}; write that text with "
                          "other symbols", "claims") from None
     return claims
 
@@ -223,8 +224,8 @@ def _write(out_dir, contents):
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise InputError(f"the output folder {out_dir!r} cannot be created ({error.strerror}); give a writable folder", "out") from None
+        raise InputError(f"the output folder {shown(out_dir, 200)} cannot be created ({error.strerror}); give a writable folder", "out") from None
     try:
         return [str(atomic.write_text(out / name, body)) for name, body in contents.items()]
     except PermissionError:
-        raise InputError(f"the output folder {out_dir!r} is not writable; give a folder you can write to", "out") from None
+        raise InputError(f"the output folder {shown(out_dir, 200)} is not writable; give a folder you can write to", "out") from None

@@ -6,6 +6,7 @@ LaTeX text with the math in `$…$` (words stay text, runs of symbols, subscript
 names become math), and `math` turns a formula into math-mode LaTeX.  SymPy symbols may carry
 such Unicode names (`∇²L(p*)`): the terminal shows them as they are, the LaTeX printer converts them.
 """
+from verify.base.printable import shown
 import re
 import unicodedata
 
@@ -109,7 +110,7 @@ def _argument(formula, start):
         return (inner if formula[start] == "{" else f"({inner})"), end + 1
     word = re.match(r"[A-Za-z0-9]+|.", formula[start:]) if start < len(formula) else None
     if word is None:
-        raise NotTypeset(f"nothing follows the last character of {formula!r}")
+        raise NotTypeset(f"nothing follows the last character of {shown(formula, 200)}")
     text = word.group()
     return OPERATORS.get(text) or math(text), start + len(text)
 
@@ -120,7 +121,7 @@ def _matching(formula, start):
         depth += (formula[position] == opener) - (formula[position] == closer)
         if depth == 0:
             return position
-    raise NotTypeset(f"unbalanced {opener!r} in {formula!r}")
+    raise NotTypeset(f"unbalanced {shown(opener, 200)} in {shown(formula, 200)}")
 
 
 def _letter(char, value):
@@ -136,7 +137,7 @@ def _letter(char, value):
     compatible = unicodedata.normalize("NFKC", char)
     if compatible != char and all(c.isascii() or c in TEXT for c in compatible):
         return "".join(TEXT.get(c, c) for c in compatible)
-    raise NotTypeset(f"no LaTeX for {char!r} ({unicodedata.name(char, 'unnamed character')}) in {value!r}")
+    raise NotTypeset(f"no LaTeX for {shown(char, 200)} ({unicodedata.name(char, 'unnamed character')}) in {shown(value, 200)}")
 
 
 def unset_characters(text):
@@ -148,7 +149,7 @@ def unset_characters(text):
             if char not in tables:
                 _letter(char, text)
         except NotTypeset:
-            found.append(f"{char!r} ({unicodedata.name(char, 'unnamed character')})")
+            found.append(f"{shown(char, 200)} ({unicodedata.name(char, 'unnamed character')})")
     return found
 
 
@@ -161,7 +162,7 @@ def prose(value):
     try:
         return _prose(value)
     except NotTypeset as error:
-        raise NotTypeset(f"{error} (in {value!r})") from None
+        raise NotTypeset(f"{error} (in {shown(value, 200)})") from None
 
 
 def _prose(value):

@@ -4,6 +4,7 @@
 the prompt p is trained, and the decoder v too when `train_v`.  A student–teacher problem
 draws a teacher (p*, v*) whose attention is as peaked as `sparsity` asks.
 """
+from verify.base.printable import shown
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -88,7 +89,7 @@ def student_teacher(rng, N, n, d, m=4, sparsity=2.0, noise=0.0, loss_name="squar
         if value <= 0:
             raise InputError(f"{name} = {value} must be positive; give a positive whole number", name)
     if loss_name not in LOSSES or attention_name not in ATTENTIONS:
-        raise InputError(f"loss {loss_name!r} / attention {attention_name!r}: choose a loss from {', '.join(LOSSES)} "
+        raise InputError(f"loss {shown(loss_name, 200)} / attention {shown(attention_name, 200)}: choose a loss from {', '.join(LOSSES)} "
                          f"and an attention from {', '.join(ATTENTIONS)}")
     K = keys(rng, N, n, d, orthonormal)
     K_test = keys(rng, N_test, n, d, False) * (np.linalg.norm(K[0, 0]) * np.sqrt(d) if orthonormal and d >= n * N else 1)
@@ -208,7 +209,7 @@ def _update(optimizer, grad, step_size, state, t, beta1=0.9, beta2=0.999, eps=1e
         m_hat = state["m"] / (1 - beta1**t)
         s_hat = state["s"] / (1 - beta2**t)
         return step_size * m_hat / (np.sqrt(s_hat) + eps)
-    raise InputError(f"unknown optimizer {optimizer!r}; choose one of {', '.join(OPTIMIZERS)}")
+    raise InputError(f"unknown optimizer {shown(optimizer, 200)}; choose one of {', '.join(OPTIMIZERS)}")
 
 
 def steps_to(run, fraction=1e-3):

@@ -15,6 +15,7 @@ largest sizes allowed, (n, N, d) = (2, 50, 2000), (2, 500, 200) or (100, 10, 200
 took 18–24 s on a shared 2-core machine under a load of 6 (n·N·d = 10⁶ took 143 s there). It also
 refuses N = 1: with one sequence there is nothing to decouple (the decoupled rate 1 − 1/κ is 0).
 """
+from verify.base.printable import shown
 import math
 from dataclasses import dataclass
 
@@ -111,7 +112,7 @@ def check_sizes(n, N, d):
     """InputError unless n ≥ 2, N ≥ 2, d ≥ 1 are whole numbers within the size and cost bounds (module docstring)."""
     for name, value in (("n", n), ("N", N), ("d", d)):
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise InputError(f"{name} = {value!r} must be a positive whole number", name)
+            raise InputError(f"{name} = {shown(value, 200)} must be a positive whole number", name)
     if n < 2:
         raise InputError(f"n = {n}: one token per sequence has no softmax to speak of; use n = 2 or more", "n")
     if N < 2:

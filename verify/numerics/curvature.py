@@ -184,6 +184,15 @@ def _descending(z):
     return tuple(sorted((arb_to_mpf(v) for v in z), reverse=True))
 
 
+def coefficients_fast(log_z):
+    """Float64 z (largest first) and R, and no curvature: what a claim of z (or of J) alone reads (no n × n work)."""
+    log_z = np.asarray(log_z, dtype=float)
+    with mp.workdps(20):
+        z_desc = tuple(mp.exp(v) for v in sorted(log_z.tolist(), reverse=True))
+        return CurvatureSpectrum(len(log_z), None, None, None, None, None, None, z_desc, 1e3 * len(log_z) * EPS, None,
+                                 R=z_desc[0] / z_desc[-1])
+
+
 def coefficients_precise(log_z, dps=30):
     """z (largest first) and R to about `dps` digits, and no curvature: what a claim of z (or of J) alone reads."""
     with mp.workdps(dps + 10), flint.ctx.workprec(bits_for(dps + 10)):

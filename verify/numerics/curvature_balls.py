@@ -14,6 +14,7 @@ eigenvalues on T are the roots of Σ_i 1/(h_i − λ) = 0; J's eigenvalues j_k a
 Σ z_j/(z_j − λ) = 0 (`secular_balls`, exact ties deflated exactly).
 Any field is None when its quantity could not be enclosed at this precision; the others stand.
 """
+from verify.base.printable import shown
 import flint
 
 from verify.base.errors import InputError
@@ -36,7 +37,7 @@ def curvature_balls(log_z, H, want=(), curvature=True):
     alone (their fields None; "lam" needs them): z, R and J's eigenvalues are all a claim of z or J reads."""
     unknown = set(want) - set(WANTS)
     if unknown:
-        raise InputError(f"want has {sorted(unknown)!r}; ask for a subset of {list(WANTS)}")
+        raise InputError(f"want has {shown(sorted(unknown), 200)}; ask for a subset of {list(WANTS)}")
     n = len(log_z)
     keys = exact_keys(log_z)
     z, complements, e = softmax_balls(log_z)

@@ -8,6 +8,7 @@ Square loss ℓ = ½(ŷ − y)²: g = r u, ∇²_z ℓ = u uᵀ; logistic loss �
 g = −y s(−yŷ) u, ∇²_z ℓ = s(ŷ)s(−ŷ) u uᵀ.  Everything is batched over the N examples and
 matrix-free: a Hessian-vector product costs O(N n d) and never forms d × d.
 """
+from verify.base.printable import shown
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,7 +31,7 @@ class Problem:
 
     def __post_init__(self):
         if self.loss not in LOSSES:
-            raise InputError(f"loss {self.loss!r} is not supported; choose one of {', '.join(LOSSES)}")
+            raise InputError(f"loss {shown(self.loss, 200)} is not supported; choose one of {', '.join(LOSSES)}")
         N, n, d = self.K.shape
         if self.u.shape != (N, n) or self.y.shape != (N,):
             raise InputError(f"u has shape {self.u.shape} and y {self.y.shape}; with K of shape {self.K.shape} "
@@ -166,7 +167,7 @@ def keys(rng, N, n, d, kind="gaussian"):
     """Keys N × n × d: `orthonormal` (K Kᵀ = I_{nN}, needs d ≥ nN), `closest` (as close to it as d
     allows) or `gaussian` (entries N(0, 1/d))."""
     if kind not in KEY_KINDS:
-        raise InputError(f"key kind {kind!r} is not known; choose one of {', '.join(KEY_KINDS)}")
+        raise InputError(f"key kind {shown(kind, 200)} is not known; choose one of {', '.join(KEY_KINDS)}")
     if kind == "orthonormal" and d < n * N:
         raise InputError(f"orthonormal keys need d ≥ nN; got d = {d} < {n * N}")
     if kind == "gaussian":

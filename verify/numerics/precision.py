@@ -13,6 +13,7 @@ Bounds on a user number (one set, for every input path):
   MAX_BITS bits in its numerator and denominator: what the two bounds above allow a decimal.
 Decimal text is ASCII only ("١" is refused, although Python's own parsers read it as 1).
 """
+from verify.base.printable import shown
 import functools
 import math
 import re
@@ -54,14 +55,14 @@ def parse_number(value, where):
     if type(value) is str:  # the common case first: JSON numbers arrive as their decimal text
         return _decimal_text(value, where)
     if isinstance(value, (bool, np.bool_)):
-        raise InputError(f"{where} is {value!r}, not a number; give a number or a decimal string like \"1e-40\"")
+        raise InputError(f"{where} is {shown(value, 200)}, not a number; give a number or a decimal string like \"1e-40\"")
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, int):
         return _integer(value, where)
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise InputError(f"{where} is {value!r}; every number must be finite")
+            raise InputError(f"{where} is {shown(value, 200)}; every number must be finite")
         return Fraction(value)  # exactly the float's value
     if isinstance(value, Fraction):
         return _rational(value, where)
@@ -71,13 +72,12 @@ def parse_number(value, where):
         return _decimal_number(value, where)
     if isinstance(value, str):
         return _decimal_text(value, where)
-    raise InputError(f"{where} is {str(value)[:40]!r} of type {type(value).__name__}, not a number; "
+    raise InputError(f"{where} is {shown(value, 40)} of type {type(value).__name__}, not a number; "
                      "give a number or a decimal string like \"1e-40\"")
 
 
 def _too_big(where, value):
-    shown = str(value) if len(str(value)) <= 40 else str(value)[:40] + "…"
-    return InputError(f"{where} is {shown!r}, out of range: beyond {MAX_DIGITS} significant digits or a decimal "
+    return InputError(f"{where} is {shown(value, 40)}, out of range: beyond {MAX_DIGITS} significant digits or a decimal "
                       f"exponent of ±{MAX_EXPONENT}; give a number of sensible size")
 
 
@@ -123,11 +123,11 @@ def _decimal_text(value, where):
     through Decimal, which has no limit on digits (int() refuses more than 4,300)."""
     match = _NUMBER.fullmatch(value) or _NUMBER.fullmatch(value.strip())
     if match is None:
-        raise InputError(f"{where} is {value[:40]!r}, not a number; give a decimal string like \"1e-40\"")
+        raise InputError(f"{where} is {shown(value, 40)}, not a number; give a decimal string like \"1e-40\"")
     sign, whole, fraction, exponent_text = match.groups()
     digits = whole + fraction if fraction else whole
     if not digits:
-        raise InputError(f"{where} is {value[:40]!r}, not a number; give a decimal string like \"1e-40\"")
+        raise InputError(f"{where} is {shown(value, 40)}, not a number; give a decimal string like \"1e-40\"")
     if len(digits) <= 300 and (exponent_text is None or len(exponent_text) <= 4):  # |adjusted exponent| ≤ 10,299
         exponent = (int(exponent_text) if exponent_text else 0) - (len(fraction) if fraction else 0)
         mantissa = int(digits)
@@ -238,10 +238,7 @@ def exact_decimal(x):
     if x.denominator == 1:
         return str(Decimal(x.numerator))
     twos = (x.denominator & -x.denominator).bit_length() - 1
-    fives, rest = 0, x.denominator >> twos
-    while rest % 5 == 0:
-        rest //= 5
-        fives += 1
+    fives, rest = _multiplicity(x.denominator >> twos, 5)
     if rest != 1:
         with mp.workdps(60):
             return mp.nstr(to_mpf(x), 60)
@@ -252,6 +249,21 @@ def exact_decimal(x):
         return f"{sign}{digits[0]}.{digits[1:]}e-{places - len(digits) + 1}".replace(".e", "e")
     digits = digits.rjust(places + 1, "0")
     return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+def _multiplicity(value, prime):
+    """(k, value / prime^k) with k the largest such that prime^k divides value: by squaring powers, so in about
+    log k big divisions (one by one, 10^-100000 took 100,000 divisions of a 230,000-bit integer)."""
+    powers = [prime]
+    while value % powers[-1] == 0 and powers[-1].bit_length() <= value.bit_length():
+        value //= powers[-1]
+        powers.append(powers[-1] * powers[-1])
+    count = (1 << (len(powers) - 1)) - 1
+    for k in reversed(range(len(powers) - 1)):
+        if value % powers[k] == 0:
+            value //= powers[k]
+            count += 1 << k
+    return count, value
 
 
 def decimal(value, digits=DIGITS, strip_zeros=False, min_fixed=-4, max_fixed=None):

@@ -8,6 +8,7 @@ verify.numerics.assumption2. Which d each claim is about is decided here: T2.up 
 violations of A2.dim are about d < nN, the decoupled formulas of A2.decouple compare d ≥ nN with d < nN,
 and A2.seq needs d ≥ n.
 """
+from verify.base.printable import shown
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,10 +37,10 @@ class Settings:
     def check(self):
         """InputError unless the sweep is one the claims can be checked on, within the size and cost bounds."""
         if isinstance(self.samples, bool) or not isinstance(self.samples, int) or not 1 <= self.samples <= MAX_SAMPLES:
-            raise InputError(f"samples = {self.samples!r} must be a whole number from 1 to {MAX_SAMPLES}", "samples")
+            raise InputError(f"samples = {shown(self.samples, 200)} must be a whole number from 1 to {MAX_SAMPLES}", "samples")
         ds = tuple(self.ds) if isinstance(self.ds, (tuple, list, range)) else ()
         if not ds:
-            raise InputError(f"ds = {self.ds!r} must be a non-empty sequence of key dimensions", "ds")
+            raise InputError(f"ds = {shown(self.ds, 200)} must be a non-empty sequence of key dimensions", "ds")
         for d in ds:
             check_sizes(self.n, self.N, d)
         rows = self.n * self.N

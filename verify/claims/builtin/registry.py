@@ -1,4 +1,5 @@
 """The one registry of built-in claims: the CLI, the tests and the LaTeX export all read it."""
+from verify.base.printable import shown
 from verify.claims.builtin.assumption2 import ASSUMPTION2_CLAIMS
 from verify.claims.builtin.theorem2_claims import THEOREM2_CLAIMS
 from verify.base.errors import InputError
@@ -16,7 +17,7 @@ def get_claim(claim_id, command=None):
     """The claim `claim_id`; InputError if unknown or (with `command`) decided by another command."""
     if not isinstance(claim_id, str) or claim_id not in REGISTRY:
         known = ", ".join(REGISTRY)
-        raise InputError(f"unknown claim id {str(claim_id)[:60]!r}; choose one of: {known}", "claim")
+        raise InputError(f"unknown claim id {shown(claim_id, 60)}; choose one of: {known}", "claim")
     claim = REGISTRY[claim_id]
     if command is not None and claim.command != command:
         raise InputError(f"claim {claim_id} is decided by the {claim.command} command, not {command}; run it there", "claim")

@@ -18,6 +18,7 @@ Bounds (each refused in one line that names the fix):
   L ≥ λ_max(H), 0 < μ ≤ λ_min(H): all proved rigorously (`verify.numerics.definite`: Rump's float64
   criterion at the matrix's own scale, an exact decision up to 64 rows when that is inconclusive).
 """
+from verify.base.printable import shown
 import difflib
 import functools
 import json
@@ -69,7 +70,13 @@ class Case:
         return s - np.log(np.sum(np.exp(s)))
 
     def H_float(self):
-        return np.array([[float(v) for v in row] for row in self.H])
+        """H in float64 (a copy: the caller may change it), converted once per case (n² Fractions at n = 1000 take
+        a second)."""
+        cached = self.__dict__.get("_H_float")
+        if cached is None:
+            cached = np.array([[float(v) for v in row] for row in self.H])
+            object.__setattr__(self, "_H_float", cached)
+        return cached.copy()
 
     def inputs(self):
         """The JSON case-file form (exact decimal strings), which `--case` and certificates read."""
@@ -83,12 +90,24 @@ class Case:
                 out[key] = exact_decimal(getattr(self, key))
         return out
 
+    def __repr__(self):
+        """Bounded and safe whatever the numbers (a 5,000-digit entry has no str in Python)."""
+        return (f"Case(n={self.n}, given={self.given!r}, logits={shown(list(self.logits), 120)}, "
+                f"H={shown(None if self.H is None else list(self.H), 120)}, L={shown(self.L)}, mu={shown(self.mu)})")
+
+    def _repr_pretty_(self, printer, cycle):
+        """Hypothesis prints a drawn case through this (its own printer would walk all n² entries)."""
+        printer.text(repr(self))
+
     @classmethod
     def from_arrays(cls, logits, H, L=None, mu=None):
         """From float64 (or integer) arrays, each value taken exactly."""
         exact = lambda v: Fraction(int(v)) if isinstance(v, (int, np.integer)) else Fraction(float(v))
-        return cls(tuple(exact(v) for v in logits), tuple(tuple(exact(v) for v in row) for row in H),
+        case = cls(tuple(exact(v) for v in logits), tuple(tuple(exact(v) for v in row) for row in H),
                    None if L is None else exact(L), None if mu is None else exact(mu))
+        if isinstance(H, np.ndarray) and H.dtype == np.float64:  # every float64 is exact: the same values
+            object.__setattr__(case, "_H_float", H.copy())
+        return case
 
 
 def read_json(path, what):
@@ -98,15 +117,34 @@ def read_json(path, what):
     try:
         text = raw.decode("utf-8-sig")  # a byte-order mark, as some editors write, is not part of the JSON
     except UnicodeDecodeError as error:
-        raise InputError(f"{what} file {path!r} is not UTF-8 text (byte {error.start}); save it as UTF-8 JSON") from None
+        raise InputError(f"{what} file {shown(path, 200)} is not UTF-8 text (byte {error.start}); save it as UTF-8 JSON") from None
     try:
         return json.loads(text, parse_float=str,  # a JSON number is the decimal it is written as
-                          parse_int=lambda digits: int(digits) if len(digits) <= 4000 else digits)
+                          parse_int=lambda digits: int(digits) if len(digits) <= 4000 else digits,
+                          object_pairs_hook=_unique_keys)
+    except DuplicateKey as twice:
+        raise InputError(f"{what} file {shown(path, 200)} has the key {shown(twice.key, 40)} twice in one object (JSON "
+                         "readers would keep only one of them); give each key once") from None
     except RecursionError:
-        raise InputError(f"{what} file {path!r} is nested too deeply to read (about 1,000 levels is the limit); a "
+        raise InputError(f"{what} file {shown(path, 200)} is nested too deeply to read (about 1,000 levels is the limit); a "
                          f"{what} file needs only a few levels") from None
     except (json.JSONDecodeError, ValueError) as error:
-        raise InputError(f"{what} file {path!r} is not valid JSON ({str(error)[:80]}); fix the syntax") from None
+        raise InputError(f"{what} file {shown(path, 200)} is not valid JSON ({str(error)[:80]}); fix the syntax") from None
+
+
+class DuplicateKey(ValueError):
+    def __init__(self, key):
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs):
+    """A JSON object as a dict, refusing a key given twice (json keeps the last silently)."""
+    table = dict(pairs)
+    if len(table) != len(pairs):
+        seen = set()
+        raise DuplicateKey(next(k for k, _ in pairs if k in seen or seen.add(k)))
+    return table
 
 
 def parse_case(data, where="case", require_H=True):
@@ -121,7 +159,38 @@ def parse_case(data, where="case", require_H=True):
     H = _matrix(data.get("H"), n, where) if require_H or data.get("H") is not None else None
     L, mu = (_bounded(data[k], f"{where} {k}") if data.get(k) is not None else None for k in ("L", "mu"))
     _check_constants(H, L, mu, where)
-    return Case(tuple(logits), H, L, mu, given)
+    case = Case(tuple(logits), H, L, mu, given)
+    object.__setattr__(case, "_checked", True)  # validated: `checked_case` takes it as it is
+    return case
+
+
+def checked_case(case, require_H=True):
+    """`case` validated as parse_case validates a case file, for a Case built directly (`Case(...)`, whose fields
+    nothing checks): garbage entries, a ragged or indefinite H, an unknown `given` are InputError, never a TypeError
+    or a ZeroDivisionError deep in a computation. A case parse_case made (or one checked before) is taken as it is."""
+    if not isinstance(case, Case):
+        raise InputError(f"case is a {type(case).__name__}; build one with verify.make_case(logits=…, H=…)", "case")
+    if getattr(case, "_checked", False):
+        return case
+    if case.given not in ("logits", "z"):
+        raise InputError(f"case given = {shown(case.given, 40)}; it must be \"logits\" or \"z\" (build cases with "
+                         "verify.make_case)", "case")
+    if not isinstance(case.logits, (tuple, list)):
+        raise InputError(f"case logits is a {type(case.logits).__name__}; give a list of numbers (verify.make_case)", "case")
+    if case.given == "z":
+        if not all(isinstance(v, Log) for v in case.logits):
+            raise InputError("case given = \"z\" holds logits that are not ln z_k; build it with verify.make_case(z=…)",
+                             "case")
+        data = {"z": [v.of for v in case.logits]}
+    else:
+        data = {"logits": list(case.logits)}
+    rows = case.H
+    if isinstance(rows, (tuple, list)):
+        rows = [list(r) if isinstance(r, (tuple, list)) else r for r in rows]
+    data.update(H=rows, L=case.L, mu=case.mu)
+    fresh = parse_case(data, require_H=require_H)
+    object.__setattr__(case, "_checked", True)
+    return fresh
 
 
 def _check_keys(data, where):
@@ -129,7 +198,7 @@ def _check_keys(data, where):
         if key not in KEYS:
             near = difflib.get_close_matches(str(key).lower(), KEYS, n=1, cutoff=0.5)
             hint = f"did you mean \"{near[0]}\"?" if near else f"the keys are {', '.join(KEYS)}"
-            raise InputError(f"{where} has an unknown key {str(key)[:40]!r}; {hint}")
+            raise InputError(f"{where} has an unknown key {shown(key, 40)}; {hint}")
 
 
 def _bounded(value, where, limit=MATRIX_LIMIT):
@@ -137,7 +206,7 @@ def _bounded(value, where, limit=MATRIX_LIMIT):
     number = parse_number(value, where)
     if abs(number.numerator) > limit * number.denominator:  # integer arithmetic: Fraction's comparison is 20× slower
         fix = "shift or rescale the logits" if limit == LOGIT_LIMIT else "give a number inside float64's range"
-        raise InputError(f"{where} is {str(value)[:40]}, beyond ±1e{len(str(limit)) - 1}; {fix}")
+        raise InputError(f"{where} is {shown(value, 40)}, beyond ±1e{len(str(limit)) - 1}; {fix}")
     return number
 
 
@@ -148,7 +217,7 @@ def _coefficients(data, where):
     values = data[key]
     if not isinstance(values, list) or len(values) < 2:
         raise InputError(f"{where} {key} must be a list of at least 2 numbers (one token has no tangent space); got "
-                         f"{str(values)[:60]}")
+                         f"{shown(values, 60)}")
     if len(values) > MAX_TOKENS:
         raise InputError(f"{where} {key} has {len(values)} entries; give at most {MAX_TOKENS} coefficients")
     if key == "logits":
@@ -184,7 +253,7 @@ def _matrix(rows, n, where):
     if rows is None:
         raise InputError(f"{where} has no \"H\"; give the curvature as an n × n list of rows (n = {n})")
     if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
-        raise InputError(f"{where} H must be a list of rows; got {str(rows)[:60]}")
+        raise InputError(f"{where} H must be a list of rows; got {shown(rows, 60)}")
     if len(rows) != n:
         raise InputError(f"{where} H has {len(rows)} row{'s' * (len(rows) != 1)}, but there are n = {n} coefficients; give an n × n matrix")
     if any(len(r) != n for r in rows):

@@ -6,6 +6,7 @@ the claim's: the least under `and`, the greatest under `or`), its two sides and 
 `dps` digits. `recheck(tree, case, body)` is the independent half of `check`: it recomputes the
 same from the inputs alone and compares with what was recorded.
 """
+from verify.base.printable import shown
 import flint
 import mpmath as mp
 
@@ -119,11 +120,11 @@ def recheck(tree, case, body):
         comparison, lhs, rhs, _ = binding_at(tree, point, Balls())
         recorded = body["binding"]
         if recorded["comparison"] != to_text(comparison):
-            return False, f"the claim fails, but its binding comparison is {to_text(comparison)!r}, not the recorded one", bits
+            return False, f"the claim fails, but its binding comparison is {shown(to_text(comparison), 200)}, not the recorded one", bits
         margin = UNDEFINED if outcome.undefined else outcome.margin
         for name, ball, text in (("lhs", lhs, recorded["lhs"]), ("rhs", rhs, recorded["rhs"]), ("margin", margin, body["margin"])):
             if not side_matches(text, ball, dps):
                 return False, f"{to_text(comparison)} fails, but the recorded {name} differs from the recomputed one", bits
         with mp.workdps(20):
-            shown = side_text(margin, 12)
-    return True, f"{to_text(comparison)} fails rigorously (margin {shown})", bits
+            margin_text = side_text(margin, 12)
+    return True, f"{to_text(comparison)} fails rigorously (margin {margin_text})", bits

@@ -10,6 +10,7 @@ Three kinds share one format (JSON; keys validated exactly: an unknown or missin
 One tolerance rule for every recorded number (`side_matches`): a recorded decimal of at least the certificate's
 digits lies in the recomputed ball, widened by half a unit in the decimal's last digit and nothing more.
 """
+from verify.base.printable import shown
 import re
 
 import flint
@@ -48,7 +49,7 @@ def kind_of(data, where):
     kind = data.get("kind")
     if kind not in KEYS:
         *others, last = KEYS
-        raise InputError(f"{where} has kind {str(kind)[:40]!r}; a certificate is a {', '.join(others)} or {last}")
+        raise InputError(f"{where} has kind {shown(kind, 40)}; a certificate is a {', '.join(others)} or {last}")
     _exact_keys(data, KEYS[kind], where)
     return kind
 
@@ -60,7 +61,7 @@ def _exact_keys(data, keys, where):
     if missing:
         raise InputError(f"{where} lacks {', '.join(missing)}; a certificate of this kind has {', '.join(keys)}")
     if unknown:
-        raise InputError(f"{where} has the unknown key {unknown[0]!r}; a certificate of this kind has only {', '.join(keys)}")
+        raise InputError(f"{where} has the unknown key {shown(unknown[0], 200)}; a certificate of this kind has only {', '.join(keys)}")
 
 
 def checked_dps(dps, where):

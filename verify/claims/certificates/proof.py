@@ -16,6 +16,7 @@ n range, family and whether it was taken as given (`assumed`); `check` proves ea
 given again, from the facts and the lemmas before it, and the verdict ("proved assuming a, b") must name
 exactly the lemmas taken as given that the proof rests on, directly or through another lemma.
 """
+from verify.base.printable import shown
 import math
 
 from verify.claims.cases.case import parse_case
@@ -28,7 +29,9 @@ from verify.claims.prover.smt import build_query
 from verify.claims.prover.solvers import both_prove, proved_by_both, said, versions
 from verify.claims.results import CheckResult
 from verify.base.errors import InputError
+from verify.claims.claimfile import MAX_CLAIMS
 
+MAX_USER_LEMMAS = MAX_CLAIMS  # a claim file's lemmas a proof certificate may list (a file holds at most this many)
 
 
 def proof_body(job, proof, case=None, algebras=(), assumptions=()):
@@ -61,7 +64,7 @@ def check_proof_certificate(data, where, claims_file=None):
     claim = certified_claim(data, where, claims_file)
     verdict, _, stated = str(data["verdict"]).partition(" assuming ")
     if verdict not in ("proved", "disproved"):
-        raise InputError(f"{where} verdict is {str(data['verdict'])[:20]!r}; a proof certificate says proved or "
+        raise InputError(f"{where} verdict is {shown(data['verdict'], 20)}; a proof certificate says proved or "
                          "disproved (assuming …)")
     tree = claim.reading_tree(data["reading"])
     problem = _lemmas_problem(data["lemmas"])
@@ -95,7 +98,7 @@ def check_proof_certificate(data, where, claims_file=None):
     cited = [i for record in stored for i in record["lemmas"]]
     resting = tuple(dict.fromkeys(r for i in cited for r in roots.get(i, ())))
     if stated != ", ".join(resting):
-        return CheckResult(False, f"the verdict says assuming {stated or 'nothing'!r}, but the proof rests on "
+        return CheckResult(False, f"the verdict says assuming {shown(stated or 'nothing', 200)}, but the proof rests on "
                                   f"{', '.join(resting) or 'no assumed lemma'}", 0)
     witness = "; the balls show it fails at its stored case" if verdict == "disproved" else ""
     assuming = f", assuming {', '.join(resting)} (taken as given, not proved)" if resting else ""
@@ -115,8 +118,8 @@ def _confirmed(count, algebraic, lemmas, named, verdict):
     if algebraic < count:
         solvers = versions()
         named = named if isinstance(named, dict) else {}
-        recorded = "" if named == solvers else (f" (the certificate names Z3 {str(named.get('z3'))[:20]} and cvc5 "
-                                               f"{str(named.get('cvc5'))[:20]})")
+        recorded = "" if named == solvers else (f" (the certificate names Z3 {shown(named.get('z3'), 20)} and cvc5 "
+                                               f"{shown(named.get('cvc5'), 20)})")
         said += f"Z3 {solvers['z3']} and cvc5 {solvers['cvc5']} both answer unsat now on the other {count - algebraic}" \
                 f"{recorded}; "
     return said + f"the claim is {verdict} on its domain"
@@ -155,13 +158,13 @@ def _user_lemmas(lemmas, claims_file, where):
         if stated is not None and (lemma.id not in stated or (stated[lemma.id].text, stated[lemma.id].n_range,
                                    stated[lemma.id].hessian, stated[lemma.id].assume) !=
                                    (lemma.text, lemma.n_range, lemma.hessian, lemma.assume)):
-            return facts, roots, f"lemma {lemma.id!r} is not the claim file's lemma of that id"
+            return facts, roots, f"lemma {shown(lemma.id, 200)} is not the claim file's lemma of that id"
         if lemma.assume:
             roots[lemma.id] = (lemma.id,)
         else:
             proof = prove(lemma.tree, lemma.n_range, lemma.hessian, tuple(facts))
             if proof.status != "proved":
-                return facts, roots, f"lemma {lemma.id!r} is not proved again from the facts and the lemmas before it"
+                return facts, roots, f"lemma {shown(lemma.id, 200)} is not proved again from the facts and the lemmas before it"
             rest = tuple(dict.fromkeys(r for i in proof.lemmas for r in roots.get(i, ())))
             if rest:
                 roots[lemma.id] = rest
@@ -176,16 +179,26 @@ def _file_lemmas(claims_file):
 
 
 def _lemmas_problem(lemmas):
+    """Why the certificate's list of lemmas is malformed, or None. Its size is bounded before anything is read: at
+    most the library's facts and MAX_USER_LEMMAS of a claim file's, each id once."""
+    if isinstance(lemmas, list) and len(lemmas) > len(library.FACTS) + MAX_USER_LEMMAS:
+        return (f"the certificate lists {len(lemmas):,} lemmas; a proof cites at most the library's {len(library.FACTS)} "
+                f"facts and {MAX_USER_LEMMAS} of a claim file's lemmas")
     if not isinstance(lemmas, list) or not all(isinstance(l, dict) and (set(l) == {"id", "text", "source"} and
                                                all(isinstance(v, str) for v in l.values()) or _user_entry(l))
                                                for l in lemmas):
         return "lemmas must be a list of {id, text, source} strings (and, for a claim file's lemma, n, hessian, assumed)"
+    ids = [l["id"] for l in lemmas]
+    if len(set(ids)) != len(ids):
+        return f"the lemma {shown(next(i for i in ids if ids.count(i) > 1), 40)} is listed twice"
+    if sum("assumed" in l for l in lemmas) > MAX_USER_LEMMAS:
+        return f"the certificate lists more than {MAX_USER_LEMMAS} lemmas of a claim file (a claim file holds at most that)"
     for lemma in (l for l in lemmas if "assumed" not in l):
         fact = library.BY_ID.get(lemma["id"])
         if fact is None:
-            return f"lemma {str(lemma['id'])[:40]!r} is not a fact of the package's library"
+            return f"lemma {shown(lemma['id'], 40)} is not a fact of the package's library"
         if lemma["text"] != fact.text or lemma["source"] != fact.source:
-            return f"lemma {fact.id} differs from the library's fact {fact.id} ({fact.text!r})"
+            return f"lemma {fact.id} differs from the library's fact {fact.id} ({shown(fact.text, 200)})"
     return None
 
 

@@ -1,5 +1,6 @@
 """T2.multi's certificate, kind "several-examples": the examples, the integer generator of the keys, both sides
 as Arb balls (verify.claims.cases.multi_balls), and `check`'s re-check of it (disjoint balls refute T2.multi)."""
+from verify.base.printable import shown
 import flint
 
 from verify.claims.certificates import format as certificate_format
@@ -50,7 +51,7 @@ def parse_multi_inputs(data, where):
         raise InputError(f"{where} examples have different sizes {[e.n for e in examples]}; give examples of one n")
     generator, rows = data["key_generator"], data["rows"]
     if rows != n * len(examples) or not isinstance(generator, list) or not all(isinstance(r, list) for r in generator):
-        raise InputError(f"{where} rows is {str(rows)[:20]}; it must be nN = {n * len(examples)}, with a square key_generator")
+        raise InputError(f"{where} rows is {shown(rows, 20)}; it must be nN = {n * len(examples)}, with a square key_generator")
     d = len(generator)
     if d < rows or d > MAX_D or any(len(r) != d or not all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 1000
                                                             for v in r) for r in generator):

@@ -5,6 +5,7 @@ Every node kind is checked against a whitelist; numbers are read exactly from th
 comparison `a <= b < c` becomes And of the pairs. Index expressions (the k of z(k)) are linear
 integer expressions in n (and, in the fact library only, in k), checked against the claim's n range.
 """
+from verify.base.printable import shown
 import ast
 import difflib
 import math
@@ -57,7 +58,7 @@ def parse_claim(text, n_range=None, index_vars=("n",)):
     `index_vars` ("n", or "n" and "k" inside a `forall k in A..B:` claim) are the names an index may use."""
     text = normalise(text)
     if len(text) > MAX_TEXT:
-        raise InputError(f"claim expression {text[:40]!r}… has {len(text)} characters; shorten it to at most {MAX_TEXT}")
+        raise InputError(f"claim expression {shown(text, 40)}… has {len(text)} characters; shorten it to at most {MAX_TEXT}")
     if not text:
         raise InputError("claim expression '' is empty; write a comparison such as 'lambda_min >= mu_T * z_min**2'")
     quantified = FORALL.fullmatch(text) if "k" not in index_vars else None
@@ -65,7 +66,7 @@ def parse_claim(text, n_range=None, index_vars=("n",)):
         return _forall(quantified, n_range)
     if not text.isascii():
         bad = next(ch for ch in text if not ch.isascii())
-        raise InputError(f"claim expression {text[:60]!r} contains the character {bad!r}; write it in ASCII "
+        raise InputError(f"claim expression {shown(text, 60)} contains the character {shown(bad, 200)}; write it in ASCII "
                          "(lambda, mu, <=, ** …)")
     try:
         with warnings.catch_warnings():  # Python's own SyntaxWarnings (e.g. "1x") would be a second stderr line
@@ -74,10 +75,10 @@ def parse_claim(text, n_range=None, index_vars=("n",)):
     except SyntaxError as error:  # Python gives column 0 for a text that ends too soon
         where = f"column {error.offset}" if error.offset and error.offset <= len(text) else "at its end"
         hint = "did you mean '=='? " if LONE_EQUALS.search(text) else ""
-        raise InputError(f"claim expression {text!r} is not valid syntax ({error.msg}, {where}); "
+        raise InputError(f"claim expression {shown(text, 200)} is not valid syntax ({error.msg}, {where}); "
                          f"{hint}write a comparison such as 'lambda_min >= mu_T * z_min**2'") from None
     except (ValueError, RecursionError, MemoryError):
-        raise InputError(f"claim expression {text[:60]!r} cannot be parsed; remove nesting or odd characters") from None
+        raise InputError(f"claim expression {shown(text, 60)} cannot be parsed; remove nesting or odd characters") from None
     _check_size(tree.body, text)
     return _Walker(text, n_range, index_vars).logic(tree.body)
 
@@ -85,9 +86,9 @@ def parse_claim(text, n_range=None, index_vars=("n",)):
 def _check_size(node, text):
     count = sum(1 for _ in ast.walk(node))
     if count > MAX_NODES:
-        raise InputError(f"claim expression {text[:60]!r} has {count} syntax nodes; split it into claims of at most {MAX_NODES}")
+        raise InputError(f"claim expression {shown(text, 60)} has {count} syntax nodes; split it into claims of at most {MAX_NODES}")
     if _depth(node) > MAX_DEPTH:
-        raise InputError(f"claim expression {text[:60]!r} is nested deeper than {MAX_DEPTH}; flatten it")
+        raise InputError(f"claim expression {shown(text, 60)} is nested deeper than {MAX_DEPTH}; flatten it")
 
 
 def _depth(node, level=0):
@@ -105,7 +106,7 @@ class _Walker:
     def fail(self, node, problem, fix):
         segment = (ast.get_source_segment(KEYWORD_LAMBDA.sub(SAFE_LAMBDA, self.text), node) or self.text)
         segment = segment.replace(SAFE_LAMBDA, "lambda")
-        raise InputError(f"claim expression {self.text!r}: {problem} {segment!r}; {fix}")
+        raise InputError(f"claim expression {shown(self.text, 200)}: {problem} {shown(segment, 200)}; {fix}")
 
     # ------------------------------------------------------------ comparisons and logic
 
@@ -181,7 +182,7 @@ class _Walker:
         if node.id in FUNCTIONS:
             self.fail(node, "a function is used without arguments:", f"call it, e.g. {node.id}(x)")
         near = difflib.get_close_matches(node.id, KNOWN, n=1, cutoff=0.6)
-        fix = f"did you mean {near[0]!r}? " if near else ""
+        fix = f"did you mean {shown(near[0], 200)}? " if near else ""
         self.fail(node, "unknown name", fix + HELP)
 
     def unary(self, node):
@@ -201,7 +202,7 @@ class _Walker:
         if not isinstance(node.func, ast.Name) or node.func.id not in known:
             called = getattr(node.func, "id", "")
             near = SPELLINGS.get(called) or next(iter(difflib.get_close_matches(called, known, n=1, cutoff=0.6)), None)
-            self.fail(node, "calling this is not allowed:", (f"did you mean {near!r}? " if near else "") + HELP)
+            self.fail(node, "calling this is not allowed:", (f"did you mean {shown(near, 200)}? " if near else "") + HELP)
         name = node.func.id
         if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
             self.fail(node, "keyword or starred arguments are not allowed:", f"call {name} with plain arguments")
@@ -294,13 +295,13 @@ def _forall(match, n_range):
     _check_count(bounds, lo, match.string)
     first = next((n for n in range(lo, lo + 16) if n <= hi and bounds[0].at(n) <= bounds[1].at(n)), None)
     if first is None:  # k ranges over nothing for every n of the claim: vacuous, but surely a slip
-        raise InputError(f"claim expression {match.string[:80]!r}: k ranges over nothing for n in {lo}..{hi}; check "
+        raise InputError(f"claim expression {shown(match.string, 80)}: k ranges over nothing for n in {lo}..{hi}; check "
                          "its bounds")
     for node in _items(body):
         for bound in bounds:
             problem = index_problem(node.name, node.index.shifted(bound), (first, hi))
             if problem:
-                raise InputError(f"claim expression {match.string[:80]!r}: {node.name}(…) at k = {bound_text(bound)}: "
+                raise InputError(f"claim expression {shown(match.string, 80)}: {node.name}(…) at k = {bound_text(bound)}: "
                                  f"{problem} narrow the range of k")
     return ForAll(bounds[0], bounds[1], body)
 
@@ -309,12 +310,12 @@ def _bound(bound, text):
     """One bound of k: a short ASCII integer expression linear in n, checked as the body is."""
     fix = "write e.g. forall k in 1..n-1: …"
     if len(bound) > MAX_BOUND_TEXT or not bound.isascii():
-        raise InputError(f"claim expression {text[:60]!r}: the bound {bound[:40]!r} of k is not a short ASCII integer "
+        raise InputError(f"claim expression {shown(text, 60)}: the bound {shown(bound, 40)} of k is not a short ASCII integer "
                          f"expression in n (at most {MAX_BOUND_TEXT} characters); {fix}")
     try:
         node = ast.parse(bound, mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        raise InputError(f"claim expression {text[:60]!r}: the bound {bound!r} of k is not an integer expression in "
+        raise InputError(f"claim expression {shown(text, 60)}: the bound {shown(bound, 200)} of k is not an integer expression in "
                          f"n; {fix}") from None
     _check_size(node, bound)
     return _Walker(bound, None, ("n",)).index(node)
@@ -326,7 +327,7 @@ def _check_count(bounds, lo, text):
     a = bounds[1].const - bounds[0].const + 1
     b = bounds[1].n_coeff - bounds[0].n_coeff
     if b > 1 or (b == 1 and a > 1) or (b <= 0 and a + b * lo > MAX_FORALL):
-        raise InputError(f"claim expression {text[:60]!r}: k takes too many values ({_count_text(a, b)}); give k at "
+        raise InputError(f"claim expression {shown(text, 60)}: k takes too many values ({_count_text(a, b)}); give k at "
                          f"most {MAX_FORALL} values, or at most n + 1 (e.g. forall k in 1..n: …)")
 
 

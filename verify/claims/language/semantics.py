@@ -23,6 +23,7 @@ A power whose exponent is not a constant reads the same rule at the exponent's v
 defined at a case when every operation in it is; it holds there iff it is defined and its
 comparisons, joined by and / or / not / forall, hold (a `forall` over no index holds).
 """
+from verify.base.printable import shown
 import functools
 from dataclasses import dataclass
 from fractions import Fraction
@@ -198,7 +199,7 @@ def _operands(node):
         return (node.left, node.right)
     if isinstance(node, Call):
         return node.args
-    raise TypeError(f"not an arithmetic node: {node!r}")
+    raise TypeError(f"not an arithmetic node: {shown(node, 200)}")
 
 
 def _power(node, base, algebra):

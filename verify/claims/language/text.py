@@ -3,6 +3,7 @@
 The text re-parses to the same tree, so it serves as a label (the binding comparison of a
 counterexample), as the statement a certificate stores, and in error messages.
 """
+from verify.base.printable import shown
 import functools
 from fractions import Fraction
 
@@ -47,7 +48,7 @@ def _text(node):
         return "not " + _wrap(node.part, PRECEDENCE["not"]), PRECEDENCE["not"]
     if isinstance(node, ForAll):
         return f"forall k in {index_text(node.lo)}..{index_text(node.hi)}: {to_text(node.part)}", 0
-    raise TypeError(f"not a claim node: {node!r}")
+    raise TypeError(f"not a claim node: {shown(node, 200)}")
 
 
 def _chained(parts):

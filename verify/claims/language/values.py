@@ -15,8 +15,8 @@ import mpmath as mp
 import numpy as np
 
 from verify.claims.language.quantities import CURVATURE, SERIES
-from verify.numerics.curvature import (coefficients_precise, curvature_balls, curvature_fast, curvature_precise,
-                                       lam_fast, lam_precise)
+from verify.numerics.curvature import (coefficients_fast, coefficients_precise, curvature_balls, curvature_fast,
+                                       curvature_precise, lam_fast, lam_precise)
 from verify.numerics.precision import bits_for, to_arb
 from verify.numerics.secular import j_eigenvalues, j_eigenvalues_mp, within_float_range
 
@@ -100,13 +100,15 @@ def float_point(case, needs=frozenset(), spectrum=None):
 
 
 def float_spectrum(case, needs=frozenset()):
+    """The float64 spectrum of what `needs` asks for (z and R always): no n × n work for a claim of z or J alone."""
     log_z = case.log_z_float()
-    q = curvature_fast(log_z, case.H_float())
+    H = case.H_float() if needs & {"curvature", "lam"} else None
+    q = curvature_fast(log_z, H) if "curvature" in needs else coefficients_fast(log_z)
     extra = {}
     if "j" in needs:
         extra["j"] = _j_float(log_z, case)
     if "lam" in needs:
-        extra["lam"] = lam_fast(log_z, case.H_float())
+        extra["lam"] = lam_fast(log_z, H)
     return dataclasses.replace(q, **extra)
 
 

@@ -15,6 +15,7 @@ m·N > 0 then gives N > 0).
 `check_algebra` re-derives the setting from the claim, the piece and the cited facts and expands both
 sides exactly over QQ: no SMT solver is involved. `algebra_from_data` reads the stored form back.
 """
+from verify.base.printable import shown
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -24,6 +25,14 @@ from sympy import QQ
 from verify.claims.prover.algebraic import setting
 
 MAX_TERM_POWER = 64  # a stored monomial's powers (a certificate is data: it may not ask for x**10**9)
+# A certificate is bounded before anything is expanded, so that checking it costs time about linear in its size (an
+# identity repeating one slack 100,000 times in a term would otherwise be a polynomial of degree 100,000). The
+# search writes terms of at most 2 cited slacks (PAIR_DEPTH) and at most MAX_COLUMNS terms per sum; these bounds
+# leave room above that and no more.
+MAX_FACTORS = 8  # cited slacks multiplied in one term
+MAX_TERM_DEGREE = 48  # a term's total degree: its slacks' degrees plus its monomial's powers
+MAX_TERMS = 5000  # terms of one sum (a multiplier or an identity)
+MAX_ALGEBRA_TERMS = 50_000  # terms of a piece's whole algebraic certificate
 
 
 # ---------------------------------------------------------------- identities: terms, data, exact check
@@ -89,16 +98,22 @@ def term_polynomial(term, space, by_label, positive):
     poly = space.ring(QQ(term.coefficient.numerator, term.coefficient.denominator))
     strict = term.coefficient > 0
     equalities = 0
+    degree = sum(power for _, power in term.monomial if isinstance(power, int))
     for label in term.factors:
         hypothesis = by_label.get(label)
         if hypothesis is None:
-            raise ValueError(f"{label!r} is not a hypothesis of this piece")
+            raise ValueError(f"{shown(label, 200)} is not a hypothesis of this piece")
+        degree += _degree(hypothesis.poly)
+    if degree > MAX_TERM_DEGREE:
+        raise ValueError(f"a term has degree {degree}, more than {MAX_TERM_DEGREE}")
+    for label in term.factors:
+        hypothesis = by_label[label]
         poly *= hypothesis.poly
         equalities += hypothesis.relation == "=="
         strict = strict and hypothesis.relation == ">"
     for name, power in term.monomial:
         if name not in space.gens or not isinstance(power, int) or not 1 <= power <= MAX_TERM_POWER:
-            raise ValueError(f"the monomial reads {name!r}**{power!r}")
+            raise ValueError(f"the monomial reads {shown(name, 200)}**{shown(power, 200)}")
         if power % 2 and name not in positive:
             raise ValueError(f"{name} has an odd power but is not proved positive")
         strict = strict and name in positive
@@ -106,6 +121,10 @@ def term_polynomial(term, space, by_label, positive):
     if equalities > 1 or (not equalities and term.coefficient < 0):
         raise ValueError("a term's coefficient is negative, or it multiplies two equalities")
     return poly, strict and not equalities
+
+
+def _degree(poly):
+    return max((sum(monomial) for monomial in poly.itermonoms()), default=0)
 
 
 def sums_to(terms, target, space, by_label, positive, strict):
@@ -162,6 +181,9 @@ def check_algebra(algebra, part, piece, facts):
     found = setting(part, piece, facts, substitute=bool(algebra.substitutions))
     if found is None:
         return "the claim is not polynomial at this piece"
+    lemma_polynomials = [lemma.polynomial for lemma in algebra.lemmas]
+    if len(set(lemma_polynomials)) != len(lemma_polynomials):
+        return "a positivity lemma is stated twice"
     if tuple(algebra.substitutions) != found.substitutions:
         return f"the substitutions are not {list(found.substitutions)}"
     space, by_label = found.space, {h.label: h for h in found.hypotheses}
@@ -170,7 +192,7 @@ def check_algebra(algebra, part, piece, facts):
     for lemma in algebra.lemmas:
         target = targets.get(lemma.polynomial)
         if target is None:
-            return f"the positivity lemma's polynomial {lemma.polynomial[:40]!r} is not one of the piece"
+            return f"the positivity lemma's polynomial {shown(lemma.polynomial, 40)} is not one of the piece"
         try:
             multiplier = multiplier_polynomial(lemma.multiplier, space, by_label, positive, strict_goal=True)
         except ValueError as problem:
@@ -233,11 +255,17 @@ def algebra_from_data(data):
     if not isinstance(data, dict) or set(data) != ALGEBRA_KEYS:
         raise ValueError(f"an algebraic certificate is a table of {', '.join(sorted(ALGEBRA_KEYS))}")
     substitutions = _strings(data["substitutions"], "substitutions")
+    for key in ("positive", "identities"):
+        if isinstance(data[key], list) and len(data[key]) > MAX_TERMS:
+            raise ValueError(f"{key} holds {len(data[key]):,} entries, more than {MAX_TERMS}")
     lemmas = tuple(Lemma(_text(l.get("polynomial"), "a lemma's polynomial"), _terms(l.get("multiplier")),
                          _terms(l.get("terms"))) for l in _records(data["positive"], {"polynomial", "multiplier", "terms"}))
     identities = tuple(Identity(_denominators(i["denominators"]), _terms(i["multiplier"]), _text(i["numerator"], "a numerator"),
                                 _text(i["relation"], "a relation"), _terms(i["terms"]))
                        for i in _records(data["identities"], {"denominators", "multiplier", "numerator", "relation", "terms"}))
+    count = sum(len(l.multiplier) + len(l.terms) for l in lemmas) + sum(len(i.multiplier) + len(i.terms) for i in identities)
+    if count > MAX_ALGEBRA_TERMS:
+        raise ValueError(f"the algebraic certificate has {count:,} terms, more than {MAX_ALGEBRA_TERMS:,}")
     return Algebra(substitutions, lemmas, identities)
 
 
@@ -267,18 +295,25 @@ def _denominators(value):
 
 
 def _terms(value):
+    if isinstance(value, list) and len(value) > MAX_TERMS:
+        raise ValueError(f"a sum of {len(value):,} terms, more than {MAX_TERMS}")
     return tuple(_term(t) for t in _records(value, {"coefficient", "factors", "monomial"}))
 
 
 def _term(record):
     coefficient = _text(record["coefficient"], "a coefficient")
     if not _RATIONAL.fullmatch(coefficient) or len(coefficient) > 200:
-        raise ValueError(f"the coefficient {coefficient[:40]!r} is not a rational number p or p/q")
+        raise ValueError(f"the coefficient {shown(coefficient, 40)} is not a rational number p or p/q")
     monomial = record["monomial"]
     if not isinstance(monomial, dict) or not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
                                                  for k, v in monomial.items()):
         raise ValueError("a monomial must be a table of quantity name -> integer power")
-    return Term(Fraction(coefficient), _strings(record["factors"], "factors"), tuple(monomial.items()))
+    factors = record["factors"]
+    if isinstance(factors, list) and len(factors) > MAX_FACTORS:
+        raise ValueError(f"a term multiplies {len(factors):,} slacks, more than {MAX_FACTORS}")
+    if len(monomial) > MAX_FACTORS * 4 or sum(abs(v) for v in monomial.values()) > MAX_TERM_DEGREE:
+        raise ValueError(f"a term's monomial has degree above {MAX_TERM_DEGREE}")
+    return Term(Fraction(coefficient), _strings(factors, "factors"), tuple(monomial.items()))
 
 
 _RATIONAL = re.compile(r"-?\d+(/[1-9]\d*)?")

@@ -13,6 +13,9 @@ from verify.claims.language.syntax import And, ForAll, Index, Item, walk
 from verify.claims.language.text import index_text
 
 
+MAX_PIECES = 40  # pieces of one claim's n range: each is a query to both solvers and an identity search
+
+
 class NotEncodable(Exception):
     """The claim cannot be stated exactly in nonlinear real arithmetic (the reason is the message)."""
 
@@ -41,6 +44,10 @@ def pieces(tree, n_range):
     symbolic k (see `Encoder.formula`)."""
     lo, hi = n_range
     threshold = generic_threshold(tree)
+    count = max(0, int(min(hi, threshold - 1)) - lo + 1) + (hi >= threshold)
+    if count > MAX_PIECES:
+        raise NotEncodable(f"its n range cuts into {count} pieces (each n below {threshold} alone, where its indices "
+                           f"collide), more than the {MAX_PIECES} a proof takes; narrow n or use indices nearer 1 and n")
     out = [Piece(n=n) for n in range(lo, int(min(hi, threshold - 1)) + 1)]
     if hi >= threshold:
         out.append(Piece(lo=max(lo, threshold), hi=hi))

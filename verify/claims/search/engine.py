@@ -31,6 +31,7 @@ from verify.numerics.precision import bits_for, decimal
 
 UNIT_SIZE = 50  # samples per work unit
 ESTIMATE_FAILURES = (np.linalg.LinAlgError, ZeroDivisionError, ValueError, OverflowError, FloatingPointError)
+LAM_PRECISE_N = 48  # tokens up to which every eigenvalue λ(k) is re-decided precisely (see Decider.stages)
 CANDIDATES = 5  # counterexamples kept (the smallest n first) and tried in turn until one is certified
 
 
@@ -78,6 +79,8 @@ class Decider:
         try:
             if stage == "float":
                 return float_point(case, self.needs)
+            if stage == "enclosure":
+                return self._enclosure_point(case)
             if stage == "balls":
                 with flint.ctx.workprec(self.ball_bits):
                     return ball_point(case, ball_spectrum(case, self.needs), self.ball_bits)
@@ -86,22 +89,52 @@ class Decider:
             if stage == "balls":
                 raise
             return Point.of(case.n, bits=64)
+        except InputError:  # beyond the enclosure's reach (H too ill-conditioned on T for float64 starts): undecided
+            if stage != "enclosure":
+                raise
+            return Point.of(case.n, bits=64)
+
+    def stages(self, case):
+        """The stages a case goes through. Beyond LAM_PRECISE_N tokens the dense precise paths cost minutes (a dense
+        Arb eigen-enclosure: 5 s at n = 64, 33 s at 128, cubic and worse beyond): every eigenvalue λ(k) is then
+        decided in float64 or left undecided (the report counts it so), and the curvature goes from float64 straight
+        to case mode's rigorous enclosure (verified Kato–Temple bounds: seconds at n = 1000)."""
+        if case.n <= LAM_PRECISE_N or case.H is None:
+            return ("float", self.dps, 2 * self.dps, "balls")
+        if "lam" in self.needs:
+            return ("float",)
+        return ("float", "enclosure") if "curvature" in self.needs else ("float", "balls")
+
+    def _enclosure_point(self, case):
+        """A Point of rigorous balls from case mode's enclosure of the curvature (J's eigenvalues, when the claim reads
+        them, from the secular balls: O(n²) work)."""
+        import dataclasses
+
+        from verify.numerics.enclosures.case import enclose_case
+
+        spectrum, bits, _ = enclose_case(case.logits, case.H, self.dps)
+        with flint.ctx.workprec(bits):
+            if "j" in self.needs:
+                spectrum = dataclasses.replace(spectrum, j=ball_spectrum(case, frozenset({"j"})).j)
+            return ball_point(case, spectrum, bits)
 
     @property
     def ball_bits(self):
         return bits_for(2 * self.dps)
 
     def decide(self, job, case):
-        for stage in ("float", self.dps, 2 * self.dps, "balls"):
+        stages = self.stages(case)
+        for stage in stages:
             outcome = self.at(job, case, stage)
             if outcome.decided:
                 return Decision(outcome, stage)
-        exact = exact_outcome(job.tree, case) if outcome.status == TIGHT else None  # a tie, decided exactly
+        # a tie, decided exactly (where the precise stages ran: exact arithmetic costs more than they do)
+        exact = exact_outcome(job.tree, case) if outcome.status == TIGHT and stages[-1] == "balls" else None
         return Decision(exact, "exact") if exact is not None else Decision(outcome, stage)
 
     def at(self, job, case, stage):
         """The job's Outcome at one stage (balls everywhere: the estimate stages' balls carry their estimated errors)."""
-        if stage == "balls":
+        if stage in ("balls", "enclosure"):
             self.ball_decisions += 1
         elif stage != "float":
             self.precise_rechecks += 1
@@ -137,7 +170,7 @@ class JobTally:
         if status == FAILS:
             self.failure_count += 1
             self.failures = _smallest(self.failures + [(index, case)])
-        elif status == TIGHT:
+        elif status == TIGHT and decision.stage != "float":  # tight in float64 alone is only undecided
             self.tight_count += 1
             self.strict_tight_count += decision.outcome.strict
             self.tight = sorted(self.tight + [(index, case, decision.outcome.strict)], key=lambda t: t[0])[:CANDIDATES]
@@ -321,9 +354,11 @@ def _tight_text(tally, dps):
         return None
     parts = []
     if tally.tight_count:
-        parts.append(f"tight at {tally.tight_count} case(s): the two sides agree to every one of {2 * dps} digits")
+        parts.append(f"tight at {tally.tight_count} case(s): the two sides agree to every digit computed (up to {2 * dps}; "
+                     f"{dps} beyond {LAM_PRECISE_N} tokens)")
     if tally.undecided_count:
-        parts.append(f"undecided at {tally.undecided_count} case(s): a value beyond what the balls could settle")
+        parts.append(f"undecided at {tally.undecided_count} case(s): a value beyond what the balls could settle (or, for "
+                     f"λ(k) beyond {LAM_PRECISE_N} tokens, where no precise path is affordable, what float64 could)")
     return "; ".join(parts)
 
 

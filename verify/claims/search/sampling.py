@@ -105,8 +105,15 @@ def corner_cases(n_range, family="spd"):
     isotropic H, the two bottom coefficients equal, H = I), coefficients at the floor e^-700, and H as far
     from isotropic as the case-file bounds allow (diag(1e300, 1e-300, …): cond(H_T) and κ near 1e600)."""
     lo, hi = n_range
-    return [Case(logits, H, given=given) for n in range(lo, int(min(hi, lo + CORNER_SPAN - 1)) + 1)
-            for logits, given in _corner_coefficients(n) for H in _corner_hessians(n, family)]
+    span = CORNER_SPAN if lo <= SCALE_N else 1  # beyond SCALE_N tokens a corner costs about n³: one n, scaled below
+    out = []
+    for n in range(lo, int(min(hi, lo + span - 1)) + 1):
+        makers = _corner_hessians(n, family)
+        coefficients = _corner_coefficients(n)
+        keep = scaled(len(coefficients) * len(makers), n)  # the classic tie (uniform z, H = I) first
+        hessians = [make() for make in makers[:keep]]  # each an n × n exact matrix: built once, shared by the cases
+        out += [Case(logits, H, given=given) for logits, given in coefficients for H in hessians][:keep]
+    return out
 
 
 def _corner_coefficients(n):
@@ -119,15 +126,17 @@ def _corner_coefficients(n):
 
 
 def _corner_hessians(n, family):
-    one = Fraction(1)
-    diagonal = lambda values: tuple(tuple(values[i] if i == j else Fraction(0) for j in range(n)) for i in range(n))
-    identity = diagonal([one] * n)
+    """The corner Hessians of a family at n, as functions that build them (only those used are built)."""
+    one, zero = Fraction(1), Fraction(0)
+    diagonal = lambda values: tuple(tuple(values[i] if i == j else zero for j in range(n)) for i in range(n))
+    identity = lambda: diagonal([one] * n)
     if family == "isotropic":
-        return [identity, tuple(tuple(one + (i == j) for j in range(n)) for i in range(n)),
-                tuple(tuple((i == j) - Fraction(1, 2 * n) for j in range(n)) for i in range(n))]
-    out = [identity, diagonal([Fraction(k) for k in range(1, n + 1)]), diagonal([EXTREME] + [1 / EXTREME] * (n - 1))]
+        return [identity, lambda: tuple(tuple(one + (i == j) for j in range(n)) for i in range(n)),
+                lambda: tuple(tuple((i == j) - Fraction(1, 2 * n) for j in range(n)) for i in range(n))]
+    out = [identity, lambda: diagonal([Fraction(k) for k in range(1, n + 1)]),
+           lambda: diagonal([EXTREME] + [1 / EXTREME] * (n - 1))]
     if family == "spd":  # tridiagonal 2, 1: not diagonal, not aligned with 1
-        out.append(tuple(tuple(Fraction(2 if i == j else abs(i - j) == 1) for j in range(n)) for i in range(n)))
+        out.append(lambda: tuple(tuple(Fraction(2 if i == j else abs(i - j) == 1) for j in range(n)) for i in range(n)))
     return out
 
 
@@ -196,6 +205,17 @@ def cache_folder():
         return Path(os.environ["HYPOTHESIS_STORAGE_DIRECTORY"])
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "verify" / "hypothesis"
+
+
+def use_cache_folder_by_default():
+    """Hypothesis's folder is `cache_folder()` from now on, unless the caller set one (HYPOTHESIS_STORAGE_DIRECTORY,
+    or set_hypothesis_home_dir): for verify.strategies, whose draws would otherwise write `.hypothesis/` here."""
+    from hypothesis import configuration
+
+    chosen = vars(configuration).get("__hypothesis_home_directory")
+    if chosen in (None, vars(configuration).get("__hypothesis_home_directory_default")) and \
+            not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        set_hypothesis_home_dir(cache_folder())
 
 
 def _settings(seed_value, max_examples, shrink=True):

@@ -15,20 +15,59 @@ Everything shrinks toward small n, zero logits (the uniform vector) and small in
     ... def test_my_bound(case):
     ...     ...  # case.logits, case.H (rows): exact Fractions in a verify.claims.cases.case.Case
 """
+from verify.base.printable import shown
 import functools
 from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from verify.claims.cases.case import Case
+from verify.base import options
+from verify.base.errors import InputError
+from verify.claims.cases.case import LOGIT_LIMIT, MAX_MATRIX_N, Case
 
 FAMILIES = ("spd", "isotropic", "diagonal")
+MAX_N = 2 * MAX_MATRIX_N  # rows of a drawn case (the search draws a few past a claim's least n, which reaches 1000)
+MAX_EIGENVALUE = 2**1000
+MIN_LOG = -LOGIT_LIMIT  # the deepest logit a case file takes
+
+
+class StrategyError(InputError, ValueError):
+    """A bad argument of a strategy: an InputError (as every library check), and a ValueError as Hypothesis's own
+    strategies raise."""
+
+
+def _sizes(min_n, max_n):
+    min_n = whole(min_n, "min_n", 2, MAX_N, f"give min_n from 2 (one token has no tangent space) to {MAX_N}")
+    return min_n, whole(max_n, "max_n", min_n, MAX_N, f"give max_n from min_n = {min_n} to {MAX_N}")
+
+
+def _min_log(min_log):
+    return whole(min_log, "min_log", MIN_LOG, 0, f"give the deepest logit as a whole number from {MIN_LOG:,} to 0")
+
+
+def _flag(value, name):
+    if not isinstance(value, bool):
+        raise StrategyError(f"{name} = {shown(value, 40)} is not True or False; give a bool", name)
+    return value
+
+
+def _family(family, name="family"):
+    if not isinstance(family, str) or family not in FAMILIES:
+        raise StrategyError(f"{name} = {shown(family, 40)}: choose one of {', '.join(FAMILIES)}", name)
+    return family
+
+
+def whole(value, name, low, high, fix):
+    """options.whole, raising StrategyError."""
+    try:
+        return options.whole(value, name, low, high, fix)
+    except InputError as error:
+        raise StrategyError(str(error), name) from None
 NEAR = 2**30  # near-uniform logits differ by multiples of 2^-30 …
 NEARER = 2**50  # … or of 2^-50 (R − 1 down to about 1e-15)
 
 
-@st.composite
-def probability_vectors(draw, min_n=2, max_n=10, min_log=-700, ties=True):
+def probability_vectors(min_n=2, max_n=10, min_log=-700, ties=True):
     """Log-coefficients s (a tuple of Fractions, largest 0) of z = softmax(s).
 
     Mixes plain integer logits in [min_log, 0] (coefficients down to e^min_log), exact ties,
@@ -38,6 +77,11 @@ def probability_vectors(draw, min_n=2, max_n=10, min_log=-700, ties=True):
     >>> probability_vectors(min_n=3, max_n=3).example()  # doctest: +SKIP
     (Fraction(0, 1), Fraction(-12, 1), Fraction(-700, 1))
     """
+    return _vectors(*_sizes(min_n, max_n), _min_log(min_log), _flag(ties, "ties"))
+
+
+@st.composite
+def _probability_vectors(draw, min_n, max_n, min_log, ties):
     n = draw(st.integers(min_n, max_n))
     kind = draw(KINDS)
     if kind == "near_uniform":
@@ -85,10 +129,18 @@ def _integer_logits(n, min_log, ties):
     return st.lists(st.integers(min_log, 0), min_size=n, max_size=n, unique=not ties)
 
 
-@functools.lru_cache(maxsize=256)
 def spectra(n, low=1, high=2**100):
     """n positive integer eigenvalues in [low, high]: small integers (repeats included), spread over
     decades up to a condition number of 2^100 ≈ 1e30, or near-singular."""
+    n = whole(n, "n", 1, MAX_N, f"give a whole number of eigenvalues from 1 to {MAX_N}")
+    low = whole(low, "low", 1, MAX_EIGENVALUE, "give the least eigenvalue as a whole number ≥ 1 (H is positive definite)")
+    high = whole(high, "high", low, MAX_EIGENVALUE, f"give the largest eigenvalue as a whole number from low = {low} "
+                 "to 2^1000")
+    return _spectra(n, low, high)
+
+
+@functools.lru_cache(maxsize=256)
+def _spectra(n, low, high):
     decades = st.integers(0, high.bit_length() - 1).map(lambda b: max(low, min(high, 2**b)))
     return st.lists(st.one_of(st.integers(low, min(high, 16)), decades), min_size=n, max_size=n)
 
@@ -99,18 +151,25 @@ def spd_matrices(n, family="spd", spectrum=None):
     family "diagonal": diag(spectrum); "spd": Q diag(spectrum) Qᵀ with Q a product of one to
     three exact Householder reflections; "isotropic": a I + b 11ᵀ, whose eigenvalues are a
     (on T = 1^⊥) and a + n b (along 1) — `spectrum` then gives (a, a + n b).
-    `spectrum` (positive dyadic numbers) is drawn when None.  Bad arguments raise ValueError here.
+    `spectrum` (positive dyadic numbers) is drawn when None.  Bad arguments raise StrategyError here (an
+    InputError and a ValueError).
 
     >>> spd_matrices(2, family="diagonal", spectrum=(1, 4)).example()  # doctest: +SKIP
     ((Fraction(1, 1), Fraction(0, 1)), (Fraction(0, 1), Fraction(4, 1)))
     """
-    if family not in FAMILIES:
-        raise ValueError(f"family {family!r}: choose one of {', '.join(FAMILIES)}")
+    n = whole(n, "n", 1, MAX_N, f"give a whole number of rows from 1 to {MAX_N}")
+    family = _family(family)
     if spectrum is not None:
-        values = [Fraction(v) for v in spectrum]
         expected = 2 if family == "isotropic" else n
-        if len(values) != expected or min(values) <= 0:
-            raise ValueError(f"spectrum {spectrum!r}: give {expected} positive eigenvalues for family {family!r}")
+        try:
+            values = [Fraction(v) for v in spectrum]
+        except (TypeError, ValueError):
+            values = None
+        if values is None or len(values) != expected or min(values) <= 0 or family != "isotropic" and any(
+                v.denominator & (v.denominator - 1) for v in values):
+            raise StrategyError(f"spectrum {shown(spectrum, 80)}: give {expected} positive dyadic eigenvalues (integers "
+                                f"or k / 2^m) for family {shown(family, 40)}", "spectrum")
+        spectrum = tuple(values)
     if family == "isotropic":
         return _isotropic(n, spectrum)
     return _conjugated(n, family, spectrum)
@@ -118,7 +177,7 @@ def spd_matrices(n, family="spd", spectrum=None):
 
 @st.composite
 def _conjugated(draw, n, family, spectrum):
-    values = [Fraction(v) for v in (spectrum if spectrum is not None else draw(spectra(n)))]
+    values = [Fraction(v) for v in (spectrum if spectrum is not None else draw(_spectra(n, 1, 2**100)))]
     denominator = max(v.denominator for v in values)  # dyadic: a power of two
     M = [[int(values[i] * denominator) if i == j else 0 for j in range(n)] for i in range(n)]
     exponent = denominator.bit_length() - 1
@@ -192,7 +251,7 @@ def _reflect(M, exponent, v):
 
 @functools.lru_cache(maxsize=256)
 def _vectors(min_n, max_n, min_log, ties):
-    return probability_vectors(min_n, max_n, min_log, ties)
+    return _probability_vectors(min_n, max_n, min_log, ties)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -200,8 +259,7 @@ def _matrices(n, family):
     return spd_matrices(n, family)
 
 
-@st.composite
-def cases(draw, min_n=2, max_n=10, hessian="spd", min_log=-700, ties=True):
+def cases(min_n=2, max_n=10, hessian="spd", min_log=-700, ties=True):
     """verify.claims.cases.case.Case objects: logits from `probability_vectors`, H from `spd_matrices`.
 
     The drawn Fractions are the case's exact numbers (a Case keeps user numbers exact).
@@ -209,6 +267,12 @@ def cases(draw, min_n=2, max_n=10, hessian="spd", min_log=-700, ties=True):
     >>> cases(min_n=2, max_n=4, hessian="isotropic").example()  # doctest: +SKIP
     Case(logits=(Fraction(0, 1), Fraction(-3, 1)), H=((Fraction(2, 1), Fraction(1, 1)), ...), ...)
     """
+    sizes, family = _sizes(min_n, max_n), _family(hessian, "hessian")
+    return _cases(*sizes, family, _min_log(min_log), _flag(ties, "ties"))
+
+
+@st.composite
+def _cases(draw, min_n, max_n, hessian, min_log, ties):
     logits = draw(_vectors(min_n, max_n, min_log, ties))
     H = draw(_matrices(len(logits), hessian))
     return Case(tuple(logits), tuple(tuple(row) for row in H))

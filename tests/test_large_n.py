@@ -1,0 +1,71 @@
+"""What keeps n = 1000 within its budget (benchmarks/large_n.py measures the CPU): the corners beyond SCALE_N tokens at
+one n and scaled, no curvature computed for a claim of z or J alone, the search's stages beyond LAM_PRECISE_N tokens
+(no dense precise path), a bound on the pieces of a claim's n range, and `spectrum`'s κ by case mode's path."""
+import math
+from fractions import Fraction
+
+import pytest
+
+import verify
+from verify.claims.language.outcome import FAILS
+from verify.claims.search import sampling
+from verify.claims.search.engine import LAM_PRECISE_N, Decider
+
+
+def test_corners_beyond_scale_n_are_one_n_and_scaled():
+    small = sampling.corner_cases((2, 10))
+    assert {case.n for case in small} == {2, 3, 4} and len(small) == 3 * 3 * 4
+    large = sampling.corner_cases((1000, math.inf))
+    assert {case.n for case in large} == {1000}
+    assert 1 <= len(large) == sampling.scaled(3 * 4, 1000)
+    first = large[0]  # the classic tie first: uniform z, H = I
+    assert set(first.logits) == {Fraction(0)} and all(first.H[i][i] == 1 for i in range(3))
+
+
+def test_a_claim_of_z_or_j_alone_computes_no_curvature():
+    from verify.claims.language.values import float_spectrum
+
+    case = verify.make_case(logits=[0, -1, -2], H=[[2, 0, 0], [0, 3, 0], [0, 0, 4]])
+    alone = float_spectrum(case, frozenset({"j"}))
+    assert alone.lambda_max is None and alone.L_T is None and len(alone.j) == 2
+    assert float(alone.R) == pytest.approx(math.e ** 2)
+    full = float_spectrum(case, frozenset({"curvature"}))
+    assert full.lambda_max is not None and float(full.z_desc[0]) == pytest.approx(float(alone.z_desc[0]))
+
+
+def test_the_search_s_stages_beyond_the_dense_paths_reach():
+    big = sampling.random_case(0, 2, (LAM_PRECISE_N + 1, LAM_PRECISE_N + 1))
+    small = sampling.random_case(0, 2, (LAM_PRECISE_N, LAM_PRECISE_N))
+    assert Decider(50, {"lam", "curvature"}).stages(big) == ("float",)
+    assert Decider(50, {"curvature"}).stages(big) == ("float", "enclosure")
+    assert Decider(50, {"j"}).stages(big) == ("float", "balls")
+    assert Decider(50, {"lam", "curvature"}).stages(small) == ("float", 50, 100, "balls")
+
+
+def test_the_enclosure_stage_decides_a_curvature_claim_rigorously():
+    """At n = 60 a claim the float64 stage leaves tight (the corner H = I, uniform z: λ_min = μ_T z_max² exactly)
+    goes to case mode's enclosure, whose balls decide it or leave it tight, never FAILS."""
+    from verify.claims.jobs import Job
+
+    claim = verify.load_claims('[[claim]]\nid = "a"\nholds = "lambda_min <= mu_T * z_max**2"\nn = [60, 60]\n')[0]
+    job = Job(claim, None)
+    case = sampling.corner_cases((60, 60))[0]
+    decision = Decider(30, job.needs).decide(job, case)
+    assert decision.status != FAILS and decision.stage in ("float", "enclosure")
+
+
+def test_a_claim_cut_into_too_many_pieces_is_not_attempted_by_the_prover():
+    from verify.claims.prover.pieces import MAX_PIECES
+    from verify.claims.prover.prove import prove
+
+    claim = verify.load_claims('[[claim]]\nid = "a"\nholds = "z(500) <= z(n-499) + 1"\nn = [500, 1000]\n')[0]
+    proof = prove(claim.tree, claim.n_range)
+    assert proof.status == "not attempted" and f"more than the {MAX_PIECES}" in proof.reason
+
+
+def test_spectrum_s_kappa_agrees_with_the_curvature_spectrum():
+    case = verify.make_case(logits=["0", "-1", "-3.5", "-7"], H=[[4, 1, 0, 0], [1, 3, 1, 0], [0, 1, 2, 0],
+                                                                  [0, 0, 0, 5]])
+    report = verify.j_spectrum(case, 40)
+    with __import__("mpmath").workdps(40):
+        assert abs(report.kappa_JHJ / verify.curvature_spectrum(case, 40).kappa - 1) < 1e-35
