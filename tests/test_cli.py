@@ -322,3 +322,38 @@ def test_a_long_run_piped_prints_progress_lines_to_stderr(capsys):
         for call in calls:
             progress(*call)
     assert capsys.readouterr().err == ""
+
+
+def test_theorem2s_table_states_the_formula_beside_each_verdict_within_80_columns(theorem2_run):
+    import io
+
+    from rich.console import Console
+
+    from verify.commandline.tables import formula_text, theorem2_table
+
+    report, _ = theorem2_run
+    out = io.StringIO()
+    theorem2_table(report, Console(file=out, width=80))
+    lines = out.getvalue().splitlines()
+    rows = [line for line in lines if line[:1] in "┏┃┡│├└"]  # the table (the certificates' paths below it are as long as they are)
+    assert rows and max(map(len, rows)) <= 80, [line for line in rows if len(line) > 80]
+    table = out.getvalue()
+    firsts = [line for line in rows if "⊢" in line]  # each row's first line: id, verdict, formula
+    stated = [r for r in report.claims if r.text]
+    assert len(firsts) == len(stated) and len(stated) >= 10
+    for result, line in zip(stated, firsts):
+        assert line.startswith(f"│ {result.id} ") and f"│ {result.verdict.text} " in line, line
+        assert "⊢ " + formula_text(result.text)[:20].rsplit(" ", 1)[0] in line, line  # as much as fits the line
+    assert "⊢ λ_max ≥ L_T · z_min²" in table or "⊢ λ_max ≥ L_T·z_min²" in table  # T2.eq47.max, tangent-exact
+    assert formula_text("kappa <= (L_T/mu_T) * R**2") == "κ ≤ (L_T/μ_T) · R²"
+
+
+def test_the_table_names_the_pieces_that_rest_on_the_solvers_alone():
+    from verify.claims.results import ProofEvidence
+    from verify.commandline.tables import _kind_text
+
+    pieces = ({"piece": "n = 2", "kind": "Z3 and cvc5 agree"}, {"piece": "n ≥ 3", "kind": "algebraic identity"})
+    mixed = ProofEvidence("proved", "every n ≥ 2", pieces=pieces, kind="Z3 and cvc5 agree")
+    assert _kind_text(mixed) == "algebraic identity, except on n = 2: Z3 and cvc5 alone"
+    whole = ProofEvidence("proved", "every n ≥ 2", pieces=pieces[1:], kind="algebraic identity")
+    assert _kind_text(whole) == "algebraic identity"

@@ -173,14 +173,15 @@ def test_an_out_name_with_escapes_is_escaped(tmp_path):
     assert_one_error_line(*run(["theorem2", "--samples", "5", "--out", str(target)]))
 
 
-def test_a_lemma_source_with_escapes_is_escaped_in_the_table(tmp_path):
+def test_a_lemma_source_with_escapes_is_refused_in_one_escaped_line(tmp_path):
+    """Control characters in a claim file are refused when it is loaded (issue 41); the refusal itself prints none."""
     claims = tmp_path / "claims.toml"
     claims.write_text(f'[[lemma]]\nid = "step"\nholds = "j_min >= z_min"\nn = [2, 4]\nsource = "{TOML_ESC}'
                       f' Cauchy \\u202e interlacing"\n\n[[claim]]\nid = "mine"\nholds = "lambda_min >= mu_T * z_min**2"\n'
                       'n = [2, 4]\n', encoding="utf-8")
     code, out, err = run(["claims", str(claims), "--samples", "5", "--out", str(tmp_path / "out")])
-    assert code == 0 and "Traceback" not in err, err[-1500:]
-    assert "Cauchy" in out and "\\x1b" in out, out[-3000:]
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "U+001B" in err, err[-1500:]
+    assert not (tmp_path / "out").exists()
     assert_clean(out + err)
 
 

@@ -73,3 +73,72 @@ def test_a_bad_lemma_is_refused_in_one_line(text, names):
     with pytest.raises(InputError) as error:
         parse_claims_text(text + '[[claim]]\nid = "c"\nholds = "n >= 2"\n')
     assert names in str(error.value) and "\n" not in str(error.value)
+
+
+NEEDLESS = '''[[lemma]]
+id = "lem.jmax_half"
+holds = "j_max <= 1/2"
+n = [2, inf]
+source = "Gershgorin's discs of J"
+assume = true
+[[claim]]
+id = "plain"
+holds = "kappa <= (L_T/mu_T)*R**2"
+n = [2, inf]
+[[claim]]
+id = "needs"
+holds = "j_max <= 1/2 + z_min"
+n = [2, inf]
+'''
+
+
+def test_an_assumed_lemma_is_cited_only_where_it_is_needed():
+    results = {r.id: r for r in run_claims(parse_claims_text(NEEDLESS), seed=0, samples=20, workers=1).claims}
+    plain = results["plain"]
+    assert plain.verdict.text == "PROVED"  # provable from the facts alone: no assumption is reported
+    assert "lem.jmax_half" not in [lemma["id"] for lemma in plain.evidence.proof.lemmas]
+    assert results["needs"].verdict.text == "PROVED assuming lem.jmax_half"
+
+
+def test_an_assumed_lemma_is_shown_as_assumed_never_as_holds(report):
+    import io
+
+    from rich.console import Console
+
+    from verify.commandline.tables import theorem2_table
+    from verify.claims.verdicts.decide import run_claims as decide
+
+    lemma = report["assumed.trace7"]
+    assert lemma.verdict.text == "ASSUMED" and "taken as given" in lemma.evidence.note
+    assert report["step.bottom"].verdict.text == "PROVED"  # a lemma proved is PROVED, never ASSUMED
+    out = io.StringIO()
+    theorem2_table(decide(load_claims(EXAMPLE), seed=0, samples=20, workers=1), Console(file=out, width=160))
+    row = next(line for line in out.getvalue().splitlines() if "assumed.trace7" in line)
+    assert "ASSUMED" in row and "HOLDS" not in row
+
+
+CHAINED = '''[[lemma]]
+id = "assumed.both"
+holds = "lambda_min >= mu_T * z_min**2 and j_max <= 1/2"
+n = [2, inf]
+assume = true
+[[lemma]]
+id = "lem.plain"
+holds = "lambda_min >= mu_T * z_min**2"
+n = [2, inf]
+[[claim]]
+id = "cites.plain"
+holds = "kappa <= lambda_max / (mu_T * z_min**2)"
+n = [2, inf]
+'''
+
+
+def test_check_reproves_a_lemma_as_the_decision_does_without_the_assumptions_first():
+    from verify.claims.certificates.proof import _user_lemmas
+
+    entries = [{"id": c.id, "text": c.text, "source": c.source, "n": [c.n_range[0], None], "hessian": c.hessian,
+                "assumed": c.assume} for c in parse_claims_text(CHAINED) if c.lemma]
+    _, roots, problem = _user_lemmas(entries, None, "certificate")
+    assert problem is None and roots == {"assumed.both": ("assumed.both",)}  # lem.plain rests on nothing assumed
+    results = {r.id: r for r in run_claims(parse_claims_text(CHAINED), seed=0, samples=20, workers=1).claims}
+    assert results["assumed.both"].verdict.text == "ASSUMED" and results["lem.plain"].verdict.text == "PROVED"

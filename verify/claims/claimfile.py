@@ -27,9 +27,9 @@ Unknown keys, a missing id or holds, a duplicate id, a bad n range or Hessian fa
 and every error of the claim language are InputError, one line each. Each claim becomes a
 FormulaClaim (verify.claims.record), decided by the same engine as the built-in ones.
 """
-from verify.base.printable import shown
 import math
 import re
+import unicodedata
 
 try:
     import tomllib
@@ -40,6 +40,7 @@ from verify.claims.language.parser import MAX_N, normalise
 from verify.claims.record import FAMILIES, FormulaClaim
 from verify.base.errors import InputError
 from verify.base.files import read_bounded
+from verify.base.printable import shown
 
 MAX_BYTES = 1 << 20
 MAX_CLAIMS = 200  # claims per file: a full search of each takes seconds
@@ -122,6 +123,8 @@ def claim_from_fields(table, where, lemma=False):
     for key in ("holds", "statement", "reason", "source"):
         if key in table and not isinstance(table[key], str):
             raise InputError(f"{where} {key} is {shown(table[key], 60)}; write it as a quoted string")
+        if key in table:
+            _refuse_control(table[key], f"{where} {key}")
     n_range = _n_range(table.get("n", list(DEFAULT_N)), where)
     hessian = table.get("hessian", "spd")
     if not isinstance(hessian, str) or hessian not in FAMILIES:
@@ -139,6 +142,19 @@ def claim_from_fields(table, where, lemma=False):
                             source=normalise(table.get("source", "")), assume=assume)
     except InputError as error:  # the claim language's message names the text; say which claim of which file
         raise InputError(f"{where} holds: {error}", error.parameter) from None
+
+
+WHITESPACE = "\t\n\r"  # a line break or tab in a multi-line string: read as one space
+
+
+def _refuse_control(text, where):
+    """InputError, one line, for a control character (other than a line break or tab), a bidirectional override
+    or an unassigned code point: text that prints as something other than what it holds."""
+    for position, char in enumerate(text, 1):
+        if char not in WHITESPACE and unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn"):
+            name = unicodedata.name(char, "a control character")
+            raise InputError(f"{where} holds U+{ord(char):04X} ({name}) at character {position}; remove it (write "
+                             "the text with printable characters only)")
 
 
 def _n_range(value, where):

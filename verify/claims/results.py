@@ -123,6 +123,7 @@ class VerdictKind(enum.Enum):
     HOLDS = "HOLDS"  # every case searched decided to hold
     REFUTED = "REFUTED"  # a failure with a certificate `check` confirmed (or a disproof both solvers gave)
     INCONCLUSIVE = "INCONCLUSIVE"  # a tight or undecided case, or a failure that could not be certified
+    ASSUMED = "ASSUMED"  # a claim file's lemma taken as given (assume = true), neither proved nor refuted
     INTERRUPTED = "INTERRUPTED"  # the run stopped (Ctrl-C) before the claim was decided
     CONTRADICTION = "CONTRADICTION"  # proved and refuted at once: a defect that must never happen
 

@@ -17,7 +17,8 @@ from verify.base.versions import package_versions
 from verify.claims.results import VerdictKind
 
 VERDICT_STYLE = {VerdictKind.PROVED: "bold green", VerdictKind.CERTIFIED: "green", VerdictKind.HOLDS: "cyan",
-                 VerdictKind.REFUTED: "bold red", VerdictKind.INCONCLUSIVE: "yellow", VerdictKind.INTERRUPTED: "magenta",
+                 VerdictKind.REFUTED: "bold red", VerdictKind.INCONCLUSIVE: "yellow", VerdictKind.ASSUMED: "yellow",
+                 VerdictKind.INTERRUPTED: "magenta",
                  VerdictKind.CONTRADICTION: "bold white on red"}
 SHOWN_DIGITS = 6  # significant digits of a number in a table (the JSON has them all)
 VALUE_DIGITS = 15  # case mode's spectrum, whose digits are the point of asking
@@ -59,6 +60,20 @@ def _widest_number_word(texts):
     prose column, so that rich, which wraps between words, never folds a number across lines."""
     words = [w for text in texts for w in str(text).split() if any(ch.isdigit() for ch in w) and "/" not in w]
     return max(map(len, words), default=1)
+
+
+GREEK_NAMES = {"lambda": "λ", "mu": "μ", "kappa": "κ", "sigma": "σ", "pi": "π"}
+SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+RELATION_SIGNS = {">=": "≥", "<=": "≤", "==": "=", "!=": "≠"}
+
+
+def formula_text(text):
+    """A claim's formula (claim-language text) in compact Unicode for a table: λ_max ≥ L_T·z_min², κ ≤ (L_T/μ_T)·R²."""
+    out = re.sub(r"\b(lambda|mu|kappa|sigma|pi)(?=\b|_|\()", lambda m: GREEK_NAMES[m.group(1)], text)
+    out = re.sub(r"\*\*\(?(-?\d+)\)?(?![\d.])", lambda m: m.group(1).translate(SUPERSCRIPT), out)
+    out = re.sub(r"\s*(>=|<=|==|!=)\s*", lambda m: f" {RELATION_SIGNS[m.group(1)]} ", out)
+    out = re.sub(r"(\s*)\*(\s*)", r"\1·\2", out.replace("**", "^"))  # spaced as written: a / b · c stays (a/b)·c
+    return re.sub(r"\bsqrt\(", "√(", out)
 
 
 def evidence_text(result):
@@ -155,11 +170,19 @@ def _proof_line(proof, verdict):
     if proof.status in ("proved", "disproved"):
         families = list(dict.fromkeys(lemma["id"].split(".")[0] for lemma in proof.lemmas))
         what = "proof" if proof.status == "proved" else "proof of the negation"
-        kind = f" ({proof.kind})" if proof.kind else ""
+        kind = f" ({_kind_text(proof)})" if proof.kind else ""
         return f"{what}{kind}: {proof.domain}; from {', '.join(families)}; {_solvers_text(proof)}"
     if verdict.is_(VerdictKind.HOLDS, VerdictKind.INCONCLUSIVE) and proof.reason:
         return f"prover: {proof.status}: {proof.reason}"
     return ""
+
+
+def _kind_text(proof):
+    """The kind of proof, naming the pieces that rest on the solvers alone when others have an identity."""
+    alone = [piece["piece"] for piece in proof.pieces if piece.get("kind") != "algebraic identity"]
+    if not alone or len(alone) == len(proof.pieces):
+        return proof.kind
+    return f"algebraic identity, except on {', '.join(dict.fromkeys(alone))}: Z3 and cvc5 alone"
 
 
 def _solver_seconds(proof):
@@ -225,6 +248,8 @@ def theorem2_table(report, console=None, title=None):
         claim = Text(result.id)
         if result.reading:
             claim.append("\n" + result.reading, style="dim")
+        if result.text:
+            text = f"⊢ {formula_text(result.text)}\n{text}"  # the inequality the verdict is about, under its reading
         style = "green" if result.verdict.assumptions else VERDICT_STYLE[result.verdict.kind]
         verdict = Text(result.verdict.text, style=style)
         if result.disagrees:

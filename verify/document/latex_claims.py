@@ -6,15 +6,16 @@ from typing import NamedTuple
 from verify.numerics.precision import decimal  # the one number formatter
 
 from verify.claims.results import VerdictKind
-from verify.document.latex_display import LINE_CHARACTERS, display, texttt, width
+from verify.document.latex_display import LINE_CHARACTERS, display, width
 from verify.document.mathtext import prose
+from verify.document.usertext import shown, user_name, user_text
 
 
 class ClaimRow(NamedTuple):
-    """A claim as the document shows it: prose (Unicode math), its formula (math-mode LaTeX without
-    delimiters), hypotheses (prose), readings (names; empty for a claim with a single reading, None
-    where readings do not apply), its verdicts (VerdictRows, one per reading decided), and the heading it
-    is listed under."""
+    """A claim as the document shows it: prose (Unicode math; a user's as UserText, set as text), its formula
+    (math-mode LaTeX without delimiters, printed from the parsed claim), hypotheses (prose), readings (names; empty
+    for a claim with a single reading, None where readings do not apply), its verdicts (VerdictRows, one per
+    reading decided), the heading it is listed under, and a lemma's source (UserText; "" for a claim)."""
 
     id: str
     statement: str
@@ -23,6 +24,7 @@ class ClaimRow(NamedTuple):
     readings: tuple = None  # None: readings do not apply (nothing is said)
     verdicts: tuple = ()
     group: str = "Claims"
+    source: str = ""
 
 
 def claims_section(rows, title="Claims checked", label="sec:claims", intro=None):
@@ -34,16 +36,18 @@ def claims_section(rows, title="Claims checked", label="sec:claims", intro=None)
     groups = list(dict.fromkeys(row.group for row in rows))
     for group in groups:
         if len(groups) > 1:
-            lines.append(f"\\subsection{{{prose(group)}}}\n")
+            lines.append(f"\\subsection{{{shown(group)}}}\n")
         lines += [_claim(row) for row in rows if row.group == group]
     return "".join(lines)
 
 
 def _claim(row):
-    lines = [f"\\paragraph{{\\texttt{{{texttt(row.id)}}}}} {prose(row.statement)}\n", display(row.latex)]
+    lines = [f"\\paragraph{{\\texttt{{{user_name(row.id)}}}}} {shown(row.statement)}\n", display(row.latex)]
     sentences = []
     if row.hypotheses:
-        sentences.append("Hypotheses: " + "; ".join(prose(h) for h in row.hypotheses) + ".")
+        sentences.append("Hypotheses: " + "; ".join(shown(h) for h in row.hypotheses) + ".")
+    if row.source:
+        sentences.append(f"Source: {shown(row.source)}.")
     if row.readings is not None:
         sentences.append(_readings(row.readings))
     lines.append(" ".join(sentences) + "\n")
@@ -54,15 +58,15 @@ def _claim(row):
 def _readings(readings):
     if not readings:
         return "It has a single reading."
-    names = [f"\\texttt{{{texttt(r)}}}" for r in readings]
+    names = [f"\\texttt{{{user_name(r)}}}" for r in readings]
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     return f"It is decided under {'its reading' if len(names) == 1 else 'each of its readings'}: {listed}."
 
 
 def _verdict(row):
     """A verdict as the decision gave it, then why: a proof, a counterexample, or what was searched."""
-    reading = f" under reading \\texttt{{{texttt(row.reading)}}}" if row.reading else ""
-    lines = [f"\n\\noindent\\textbf{{{row.verdict.text}}}{reading}."]
+    reading = f" under reading \\texttt{{{user_name(row.reading)}}}" if row.reading else ""
+    lines = [f"\n\\noindent{verdict_text(row.verdict)}{reading}."]
     if row.reading:
         lines.append(f" Under this reading the claim is\n{display(row.latex)}")
     else:
@@ -79,6 +83,15 @@ def _verdict(row):
     return "".join(lines)
 
 
+def verdict_text(verdict):
+    """A Verdict in bold, its assumptions (lemma ids) after it in type: PROVED assuming lem.a →
+    \\textbf{PROVED} assuming \\texttt{lem.a}."""
+    bold = f"\\textbf{{{user_text(verdict.kind.value)}}}"
+    if not verdict.assumptions:
+        return bold
+    return f"{bold} assuming " + ", ".join(f"\\texttt{{{user_name(i)}}}" for i in verdict.assumptions)
+
+
 def _sentence(text):
     """Prose of the decision (a note) as a sentence: a capital first letter, a full stop."""
     text = text.strip()
@@ -88,46 +101,86 @@ def _sentence(text):
 def _proof(proof, refutes=False):
     """A proof: the facts cited as displayed inequalities (each with its id and, where narrower than the
     claim's, its domain), which facts each piece of the domain used, the argument the certificate holds
-    (`proof_argument`), and the facts' sources."""
+    (`proof_argument`), the claim file's lemmas it rests on (each with its verdict; an assumed one marked as an
+    assumption) and the facts' sources."""
     rows = []
     for inequality, fact, _, where in proof.facts:
         note = f", {prose(where)}" if where else ""
-        rows.append(f"  & {inequality} && \\text{{\\texttt{{{texttt(fact)}}}{note}}}")
+        rows.append(f"  & {inequality} && \\text{{\\texttt{{{user_name(fact)}}}{note}}}")
     claim = "The claim fails for every case of its domain: its negation" if refutes else "The claim"
-    lines = [f"\\textit{{Proof.}} {claim} follows from these facts:\n",
-             "\\begin{align*}\n", " \\\\\n".join(rows), "\n\\end{align*}\n"]
+    if rows:
+        lines = [f"\\textit{{Proof.}} {claim} follows from these facts:\n",
+                 "\\begin{align*}\n", " \\\\\n".join(rows), "\n\\end{align*}\n"]
+    else:
+        lines = [f"\\textit{{Proof.}} {claim} follows from its domain alone, citing no fact.\n"]
     if len(proof.pieces) > 1:
         lines.append(_pieces(proof))
     lines.append(proof_argument(proof.certificate, proof.domain, refutes))
-    lines.append(f"Sources: {_sources(proof.facts)}. \\hfill$\\square$\n")
+    if proof.lemmas:
+        lines.append(lemmas_text(proof.lemmas))
+    assumed = {lemma.id for lemma in proof.lemmas if lemma.assumed}  # their sources are in their own sentence
+    sourced = [fact for fact in proof.facts if fact[1] not in assumed]
+    lines.append(f"Sources: {_sources(sourced)}. \\hfill$\\square$\n" if sourced else "\\hfill$\\square$\n")
     return "".join(lines)
+
+
+def lemmas_text(lemmas):
+    """The claim file's lemmas a proof cites, each with its verdict: a proved one (its proof is shown with it), an
+    assumed one named as an assumption, with its source."""
+    proved = [lemma for lemma in lemmas if not lemma.assumed]
+    assumed = [lemma for lemma in lemmas if lemma.assumed]
+    sentences = []
+    if proved:
+        listed = "; ".join(f"\\texttt{{{user_name(lemma.id)}}} ({verdict_text(lemma.verdict)})" for lemma in proved)
+        sentences.append(f"It cites lemmas of the claim file, each proved where it is listed: {listed}.")
+    for lemma in assumed:
+        sentences.append(f"It rests on the assumption \\texttt{{{user_name(lemma.id)}}} "
+                         f"({verdict_text(lemma.verdict)}: taken as given, not proved; source: {shown(lemma.source)}).")
+    return " ".join(sentences) + "\n"
 
 
 def proof_argument(certificate, domain, refutes=False):
     """Why the cited facts imply the claim (its negation, when it `refutes`), from the proof certificate's
     data: each piece whose record holds an algebraic certificate (`algebra`, verify.claims.prover.algebraic)
-    shows its substitutions, positivity lemmas and identities, checked exactly again here, and why each term
-    is nonnegative; the solvers' agreement covers the pieces without one (every piece, when none has one)."""
+    shows its substitutions, positivity lemmas and identities, checked exactly again here (why each term is
+    nonnegative is said once per document: ALGEBRAIC_CERTIFICATES); the pieces without one are named, and the
+    solvers' agreement alone covers them (every piece, when none has one)."""
     pieces = [piece for piece in (certificate or {}).get("pieces", ()) if isinstance(piece, dict)]
-    shown = [(piece, _algebra_lines(certificate, piece)) for piece in pieces if piece.get("algebra")]
-    shown = [(piece, lines) for piece, lines in shown if lines]
+    lines = [_algebra_lines(certificate, piece) if piece.get("algebra") else None for piece in pieces]
     negated = "the claim" if refutes else "the negation"
-    if not shown:
+    if not any(lines):
         return f"Both Z3 and cvc5 report {negated} unsatisfiable on {prose(domain)}.\n"
-    out = [_identity(piece, lines) for piece, lines in shown]
-    if len(shown) < len(pieces):
-        out.append(f"On the other pieces, both Z3 and cvc5 report {negated} unsatisfiable.\n")
+    out = [_identity(piece, shown_lines) for piece, shown_lines in zip(pieces, lines) if shown_lines]
+    rest = list(dict.fromkeys(_piece_text(piece) for piece, shown_lines in zip(pieces, lines) if not shown_lines))
+    if rest:
+        out.append(f"On {'; '.join(prose(where) for where in rest)} no identity was found: there, only the solvers "
+                   f"stand behind the proof (both Z3 and cvc5 report {negated} unsatisfiable).\n")
     return "".join(out)
 
 
-NONNEGATIVE = ("Each term on the right is a nonnegative rational times quantities proved positive times cited "
-               "facts' slacks (each labelled with its fact, each nonnegative), so the right side is nonnegative "
-               "(positive where a strict slack or lemma stands), and so is the claim's slack on the left.")
+ALGEBRAIC_CERTIFICATES = (
+    "\\paragraph{Algebraic certificates.} Where a proof is shown ``exactly'', each displayed line is an identity "
+    "between polynomials with rational coefficients, checked again over the rationals when this document was "
+    "written. On its left stands the claim's slack (times a multiplier proved positive); on its right, a sum of "
+    "terms, each a nonnegative rational times quantities proved positive times cited facts' slacks (each labelled "
+    "with its fact, each nonnegative). So the right side is nonnegative (positive where a strict slack or lemma "
+    "stands), and so is the claim's slack: no solver is needed to believe it.\n\n")
+
+
+def _piece_text(piece):
+    """Where a piece of a certificate lies, in prose: "n = 2", "n ≥ 3", with its conjunct when there are several."""
+    import math
+
+    from verify.document.latex_proofs import n_text
+
+    n = piece.get("n")
+    n_range = (n, n) if isinstance(n, int) else (n[0], math.inf if n[1] is None else n[1])
+    return n_text(n_range)
 
 
 def _algebra_lines(certificate, piece):
     """The displayed lines of one piece's algebraic certificate, rebuilt from the claim and checked (None when
-    it does not check or cannot be read)."""
+    it does not check or cannot be read); a claim file's lemmas are read from the certificate itself."""
     import math
 
     from verify.claims.language.parser import parse_claim
@@ -139,26 +192,33 @@ def _algebra_lines(certificate, piece):
     from verify.base.errors import InputError
 
     n, (lo, hi) = piece.get("n"), certificate["domain"]["n"]
-    tree = parse_claim(certificate["statement"], (lo, math.inf if hi is None else hi))
     at = Piece(n=n) if isinstance(n, int) else Piece(lo=n[0], hi=math.inf if n[1] is None else n[1])
-    facts = [f for f in library.FACTS if f.id in piece.get("lemmas", ())]
     try:
+        tree = parse_claim(certificate["statement"], (lo, math.inf if hi is None else hi))
+        known = {f.id: f for f in library.FACTS}
+        known.update({entry["id"]: _lemma_fact(entry) for entry in certificate.get("lemmas", ())
+                      if isinstance(entry, dict) and entry.get("id") not in known and "n" in entry})
+        facts = [known[i] for i in piece.get("lemmas", ()) if i in known]
         return algebra_latex(algebra_from_data(piece["algebra"]), conjuncts(tree)[piece["part"]], at, facts)
-    except (InputError, ValueError, KeyError, IndexError):
+    except (InputError, ValueError, KeyError, IndexError, TypeError):
         return None
 
 
-def _identity(piece, lines):
-    """One piece's algebraic certificate, displayed line by line, with the sentence on why its terms are
-    nonnegative."""
+def _lemma_fact(entry):
+    """A claim file's lemma as a certificate records it, as a Fact."""
     import math
 
-    from verify.document.latex_proofs import n_text
+    from verify.claims.prover.facts import Fact
 
-    n = piece.get("n")
-    n_range = (n, n) if isinstance(n, int) else (n[0], math.inf if n[1] is None else n[1])
-    shown = "".join(display(line) for line in lines)
-    return f"For {prose(n_text(n_range))}, exactly:\n{shown}{prose(NONNEGATIVE)}\n"
+    lo, hi = entry["n"]
+    return Fact(entry["id"], entry["text"], entry.get("source", ""), (lo, math.inf if hi is None else hi),
+                entry.get("hessian", "spd"))
+
+
+def _identity(piece, lines):
+    """One piece's algebraic certificate, displayed line by line."""
+    shown_lines = "".join(display(line) for line in lines)
+    return f"For {prose(_piece_text(piece))}, exactly:\n{shown_lines}"
 
 
 def _counterexample(found, claim):
@@ -189,7 +249,7 @@ def _column(values):
 def _matrix(rows):
     """A matrix, or, when it is too wide for a line, its rows one after another (H_{k\\cdot} = row k)."""
     matrix = "\\begin{pmatrix}" + " \\\\ ".join(" & ".join(_number(v) for v in row) for row in rows) + "\\end{pmatrix}"
-    if width(matrix) <= LINE_CHARACTERS - 8:  # room for "H = " and the brackets
+    if width(matrix) <= LINE_CHARACTERS - 8 and len(rows[0]) <= 10:  # room for "H = "; pmatrix holds 10 columns
         return matrix
     return ";\\quad ".join(f"H_{{{k}\\cdot}} = (" + ",\\ ".join(_number(v) for v in row) + ")"
                             for k, row in enumerate(rows, 1))
@@ -210,7 +270,7 @@ def _pieces(proof):
     lead = "The prover decides the domain piece by piece (index expressions coincide at small $n$)"
     if all(set(ids) == every for _, ids in proof.pieces):
         return f"{lead}: {'; '.join(prose(where) for where, _ in proof.pieces)}, each from all of these facts.\n"
-    uses = "".join(f"  \\item {prose(where)}: " + ", ".join(f"\\texttt{{{texttt(i)}}}" for i in ids) + "\n"
+    uses = "".join(f"  \\item {prose(where)}: " + ", ".join(f"\\texttt{{{user_name(i)}}}" for i in ids) + "\n"
                    for where, ids in proof.pieces)
     return f"{lead}; the facts each piece uses:\n\\begin{{itemize}}\\raggedright\n{uses}\\end{{itemize}}\n"
 
@@ -219,5 +279,5 @@ def _sources(facts):
     """The facts' sources, each once, after the ids that cite it (in the order the facts are listed)."""
     cited = {}
     for _, fact, source, _ in facts:
-        cited.setdefault(source, []).append(f"\\texttt{{{texttt(fact)}}}")
-    return "; ".join(f"{', '.join(ids)}: {prose(source)}" for source, ids in cited.items())
+        cited.setdefault(source, []).append(f"\\texttt{{{user_name(fact)}}}")
+    return "; ".join(f"{', '.join(ids)}: {shown(source)}" for source, ids in cited.items())

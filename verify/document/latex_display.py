@@ -84,12 +84,3 @@ def width(latex):
         text = reduced
     text = re.sub(r"\\[A-Za-z]+|\\.", "x", text)
     return len(re.sub(r"[\s{}_^]", "", text))
-
-
-TEXTTT = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "&": r"\&", "%": r"\%", "#": r"\#",
-          "$": r"\$", "^": r"\^{}", "~": r"\~{}"}
-
-
-def texttt(name):
-    """A name (an id, a file name) for \\texttt: LaTeX's special characters escaped, others as '?'."""
-    return "".join(TEXTTT.get(char, char if char.isascii() else "?") for char in name)

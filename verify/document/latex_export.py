@@ -8,7 +8,6 @@ The claims arrive as plain rows (`ClaimRow`): `claims_section(rows)` never looks
 and `registry_rows()` is the one adapter from today's claim registry to rows.  Prose goes through
 `verify.document.mathtext.prose`, formulas through `verify.document.mathtext`; every display is broken to fit the page.
 """
-from verify.base.printable import shown
 import functools
 import re
 from pathlib import Path
@@ -17,10 +16,12 @@ from typing import NamedTuple
 from verify.base import atomic
 from verify.derivations.registry import DERIVATIONS
 from verify.base.errors import InputError
-from verify.document.latex_claims import ClaimRow, claims_section
-from verify.document.latex_display import display, texttt
+from verify.base.printable import shown
+from verify.document.latex_claims import ALGEBRAIC_CERTIFICATES, ClaimRow, claims_section
+from verify.document.latex_display import display
 from verify.document.latex_proofs import n_text, verdict_rows
-from verify.document.mathtext import NotTypeset, prose, to_latex, unset_characters
+from verify.document.mathtext import prose, to_latex
+from verify.document.usertext import UserText, unset_characters, user_name
 
 
 class Decision(NamedTuple):
@@ -74,11 +75,16 @@ def registry_rows(results=None):
 
 
 def user_rows(claims, results):
-    """A claim file's claims as rows, with the verdicts of `run_claims` on them (`results`)."""
+    """A claim file's lemmas and claims as rows, with the verdicts of `run_claims` on them (`results`): every
+    string of the file is the user's (UserText, set as text); a proof citing a lemma shows it with its verdict."""
     from verify.claims.record import FAMILY_TEXT
 
-    return [ClaimRow(c.id, c.statement, c.latex, (n_text(c.n_range), FAMILY_TEXT[c.hessian]),
-                     verdicts=verdict_rows(c, results)) for c in claims]
+    verdicts = {result.id: result.verdict for result in results}
+    lemmas = tuple((c, verdicts[c.id]) for c in claims if c.lemma and c.id in verdicts)
+    groups = {True: "Lemmas", False: "Claims"} if lemmas else {True: "Claims", False: "Claims"}
+    return [ClaimRow(c.id, UserText(c.statement), c.latex, (n_text(c.n_range), FAMILY_TEXT[c.hessian]),
+                     verdicts=verdict_rows(c, results, lemmas), group=groups[c.lemma],
+                     source=UserText(c.source) if c.lemma and c.source else "") for c in claims]
 
 
 def user_results(claims, decision=Decision()):
@@ -154,13 +160,15 @@ $T = \mathbf{1}^\perp$, $M = \operatorname{blockdiag}(J_i H_i J_i)$.
 VERDICTS = r"""Every claim is shown with the verdict the toolkit's decision gave it (\texttt{{{flags}}}):
 \textbf{{PROVED}}, with its proof from cited facts; \textbf{{REFUTED}}, with a counterexample certified with
 ball arithmetic (or the facts that imply it fails everywhere); \textbf{{HOLDS}} or
-\textbf{{INCONCLUSIVE}}, with what was searched.
+\textbf{{INCONCLUSIVE}}, with what was searched; a lemma of a claim file taken as given is \textbf{{ASSUMED}}, and
+a proof citing one is \textbf{{PROVED}} assuming it.
 
 """
 
 
 def document(claims, user_claims=None, decision=Decision()):
-    body = [PREAMBLE, INTRO, VERDICTS.format(flags=decision.flags()), "\\section{Derivations}\\label{sec:derivations}\n"]
+    body = [PREAMBLE, INTRO, VERDICTS.format(flags=decision.flags()), ALGEBRAIC_CERTIFICATES,
+            "\\section{Derivations}\\label{sec:derivations}\n"]
     body += [derivation_snippet(d) for d in DERIVATIONS]
     body.append(claims)
     if user_claims:
@@ -188,8 +196,9 @@ def export(out_dir=None, claims_file=None, rows=None, decision=Decision()):
     atomic.check_out_dir(out_dir, "LaTeX files")
     user = None
     if claims is not None:
-        source = (f"Stated in \\texttt{{{texttt(Path(claims_file).name)}}}, with the verdicts of "
-                  f"\\texttt{{python -m verify claims {texttt(Path(claims_file).name)} {decision.flags()}}}.")
+        name = user_name(Path(claims_file).name)
+        source = (f"Stated in \\texttt{{{name}}}, with the verdicts of "
+                  f"\\texttt{{python -m verify claims {name} {decision.flags()}}}.")
         user = claims_section(user_rows(claims, user_results(claims, decision)), "Claims of a claim file",
                               "sec:user-claims", source)
     claims_tex = claims_section(registry_rows(registry_results(decision)) if rows is None else rows)
@@ -206,16 +215,15 @@ def _load_user_claims(claims_file):
     from verify.claims.claimfile import load_claims  # only this option reads a claim file
 
     claims = load_claims(claims_file)
-    unset = [f"{', '.join(chars)} in claim {claim.id}" for claim in claims if (chars := unset_characters(claim.statement))]
-    if unset:
-        raise InputError(f"the claim file {shown(str(claims_file), 200)} cannot be set in LaTeX: no LaTeX for {'; '.join(unset)}; "
+    texts = [("the file's name", Path(claims_file).name)]
+    texts += [(f"{'lemma' if c.lemma else 'claim'} {c.id}", text) for c in claims for text in (c.statement, c.source)]
+    unset = {}
+    for where, text in texts:
+        unset.setdefault(where, []).extend(char for char in unset_characters(text) if char not in unset.get(where, ()))
+    listed = [f"{', '.join(chars)} in {where}" for where, chars in unset.items() if chars]
+    if listed:
+        raise InputError(f"the claim file {shown(str(claims_file), 200)} cannot be set in LaTeX: no LaTeX for {'; '.join(listed)}; "
                          "write that text with other symbols", "claims")
-    try:
-        for claim in claims:
-            prose(claim.statement)
-    except NotTypeset as error:
-        raise InputError(f"the claim file {shown(str(claims_file), 200)} cannot be set in LaTeX: {error}; write that text with "
-                         "other symbols", "claims") from None
     return claims
 
 

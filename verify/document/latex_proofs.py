@@ -19,12 +19,27 @@ DIGITS = 8  # significant digits of a counterexample's sides and margin as print
 class ProofRow(NamedTuple):
     """The proof of a claim (or of its negation): the facts cited as (LaTeX, id, source, domain note) in
     reading order (`reading_order`), the facts each piece of the domain used as (where, ids) pairs, the
-    domain (prose), and the proof certificate's data (a dict; None when the decision kept none)."""
+    domain (prose), the proof certificate's data (a dict; None when the decision kept none), and the claim
+    file's lemmas it cites as LemmaRows (in reading order)."""
 
     facts: tuple
     pieces: tuple
     domain: str
     certificate: object = None
+    lemmas: tuple = ()
+
+
+class LemmaRow(NamedTuple):
+    """A lemma of the claim file a proof cites: its id, its verdict (PROVED, "PROVED assuming …" or ASSUMED: taken
+    as given, an assumption of the proof; a Verdict) and its source (the user's text, UserText)."""
+
+    id: str
+    verdict: str
+    source: str
+
+    @property
+    def assumed(self):
+        return self.verdict.kind is not VerdictKind.PROVED
 
 
 class CounterexampleRow(NamedTuple):
@@ -66,36 +81,45 @@ def n_text(n_range):
     return f"n = {lo}" if lo == hi else f"{lo} ≤ n ≤ {int(hi)}"
 
 
-def verdict_rows(claim, results):
-    """The VerdictRows of a claim from the decision's ClaimResults of it (in the order given)."""
-    return tuple(verdict_row(claim, result) for result in results if result.id == claim.id)
+def verdict_rows(claim, results, lemmas=()):
+    """The VerdictRows of a claim from the decision's ClaimResults of it (in the order given); `lemmas`, the claim
+    file's lemmas (FormulaClaims) with the results that decided them, for a proof that cites them."""
+    return tuple(verdict_row(claim, result, lemmas) for result in results if result.id == claim.id)
 
 
-def verdict_row(claim, result):
+def verdict_row(claim, result, lemmas=()):
     """One ClaimResult as a VerdictRow (see the module docstring)."""
     evidence = result.evidence
     proof = getattr(evidence, "proof", None)
-    shown = proof is not None and proof.status == ("proved" if result.verdict.kind is VerdictKind.PROVED else "disproved")
+    proved = result.verdict.kind is VerdictKind.PROVED
+    shown = proof is not None and proof.status == ("proved" if proved else "disproved")
+    shown = shown and (proved or result.verdict.kind is VerdictKind.REFUTED)
     found = getattr(evidence, "counterexample", None)
     return VerdictRow(result.reading, result.verdict, result.latex,
-                      proof_row(claim, result.reading, proof, result.certificate_body) if shown else None,
+                      proof_row(claim, result.reading, proof, result.certificate_body, lemmas) if shown else None,
                       counterexample_row(found) if found is not None else None,
                       searched(evidence), getattr(evidence, "note", None) or "")
 
 
-def proof_row(claim, reading, proof, certificate):
-    """A ProofRow from the decision's ProofEvidence (and the certificate it stored)."""
+def proof_row(claim, reading, proof, certificate, lemmas=()):
+    """A ProofRow from the decision's ProofEvidence (and the certificate it stored); `lemmas` as `verdict_rows`'."""
     from verify.claims.language.latex import claim_latex
     from verify.claims.prover.facts import BY_ID
     from verify.claims.record import FAMILY_TEXT
+    from verify.document.usertext import UserText
 
-    order = reading_order([lemma["id"] for lemma in proof.lemmas], claim.reading_tree(reading))
-    facts = tuple((claim_latex(BY_ID[i].tree), i, BY_ID[i].source, _fact_domain(BY_ID[i], claim)) for i in order)
+    own = {lemma.id: (lemma, verdict) for lemma, verdict in lemmas}
+    known = dict(BY_ID, **{i: lemma.as_fact() for i, (lemma, _) in own.items()})
+    order = reading_order([lemma["id"] for lemma in proof.lemmas], claim.reading_tree(reading), known)
+    source = {i: UserText(lemma.source or "the claim file") for i, (lemma, _) in own.items()}
+    facts = tuple((claim_latex(known[i].tree), i, source.get(i, known[i].source), _fact_domain(known[i], claim))
+                  for i in order)
     parts = len({piece["part"] for piece in proof.pieces})
     pieces = tuple((piece["piece"] + (f", conjunct {piece['part']}" if parts > 1 else ""),
                     tuple(i for i in order if i in piece["lemmas"])) for piece in proof.pieces)
     domain = f"every {n_text(claim.n_range)}, for {FAMILY_TEXT[claim.hessian]}"
-    return ProofRow(facts, pieces, domain, certificate)
+    cited = tuple(LemmaRow(i, own[i][1], source[i]) for i in order if i in own)
+    return ProofRow(facts, pieces, domain, certificate, cited)
 
 
 def counterexample_row(found):
@@ -170,7 +194,7 @@ def _search_text(evidence):
 STAGES = {"n": 0, "z": 0, "R": 0, "j": 1, "L": 1, "mu": 1, "L_T": 1, "mu_T": 1, "lambda": 2, "kappa": 3}
 
 
-def reading_order(fact_ids, claim_tree):
+def reading_order(fact_ids, claim_tree, known=None):
     """The facts of a proof in the order a reader chains them, from the coefficients up to the claim.
 
     Each quantity has a stage: the coefficients z (and n, R = z_max/z_min) come first; J's eigenvalues j and
@@ -182,11 +206,12 @@ def reading_order(fact_ids, claim_tree):
     from verify.claims.language.syntax import names
     from verify.claims.prover.facts import BY_ID, FACTS
 
-    position = {fact.id: index for index, fact in enumerate(FACTS)}
+    known = BY_ID if known is None else known  # with a claim file's lemmas (after the library, in file order)
+    position = {fact_id: index for index, fact_id in enumerate([f.id for f in FACTS] + [i for i in known if i not in BY_ID])}
     own = {_series(name) for name in names(claim_tree)}
 
     def key(fact_id):
-        series = {_series(name) for name in BY_ID[fact_id].names}
+        series = {_series(name) for name in known[fact_id].names}
         stage = max(STAGES.get(s, 0) for s in series)
         latest = {s for s in series if STAGES.get(s, 0) == stage}
         return stage, bool(latest & own), position[fact_id]

@@ -161,8 +161,11 @@ def _user_lemmas(lemmas, claims_file, where):
             return facts, roots, f"lemma {shown(lemma.id, 200)} is not the claim file's lemma of that id"
         if lemma.assume:
             roots[lemma.id] = (lemma.id,)
-        else:
-            proof = prove(lemma.tree, lemma.n_range, lemma.hessian, tuple(facts))
+        else:  # as the decision proves it: from what rests on no assumption first (decide.least_assumption_proof)
+            plain = tuple(f for f in facts if f.id not in roots)
+            proof = prove(lemma.tree, lemma.n_range, lemma.hessian, plain)
+            if proof.status != "proved" and len(plain) < len(facts):
+                proof = prove(lemma.tree, lemma.n_range, lemma.hessian, tuple(facts))
             if proof.status != "proved":
                 return facts, roots, f"lemma {shown(lemma.id, 200)} is not proved again from the facts and the lemmas before it"
             rest = tuple(dict.fromkeys(r for i in proof.lemmas for r in roots.get(i, ())))

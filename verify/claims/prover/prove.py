@@ -98,16 +98,87 @@ def prove_with_identities(tree, n_range, family="spd", extra=()):
 
     memory = _memory(tree, tuple(n_range), family, tuple(extra))
     if memory.identities is None:
-        memory.identities = certify(tree, memory.proof, tuple(extra))
-    return memory.proof, memory.identities
+        started = time.perf_counter()
+        algebras, _ = certify(tree, memory.proof, tuple(extra))
+        memory.certified, algebras = _widened(tree, memory.proof, algebras, family, tuple(extra), started)
+        memory.identities = algebras, time.perf_counter() - started
+    return memory.certified, memory.identities
 
 
 @dataclass
 class _Memory:
-    """The one proof cache's entry: a claim's Proof, and its identities once asked for."""
+    """The one proof cache's entry: a claim's Proof, and its identities once asked for (with the Proof they go with:
+    `_widened`'s, whose pieces may cite more facts than the solvers needed)."""
 
     proof: Proof
     identities: tuple = None
+    certified: Proof = None
+
+
+def _widened(tree, proof, algebras, family, extra, started, seconds=None):
+    """(Proof, identities) where a piece with no identity from the facts the solvers used gets one from more facts:
+    those other pieces of the claim cited, where they hold on this piece too (R ≥ 1 at n = 2 from the order of z,
+    as at n ≥ 3). Such a piece is kept only when both solvers answer its new query unsat too, so it stays a piece
+    of a proof in every sense; the others are as the solvers left them."""
+    from verify.claims.prover.algebraic_search import SECONDS
+
+    seconds = SECONDS if seconds is None else seconds
+    if proof.status != "proved" or all(a is not None for a in algebras):
+        return proof, algebras
+    parts, pieces_, algebras = conjuncts(tree), list(proof.pieces), list(algebras) + [None] * (len(proof.pieces) - len(algebras))
+    for index, piece in enumerate(pieces_):
+        left = seconds - (time.perf_counter() - started)
+        if algebras[index] is not None or left <= 0:
+            continue
+        available = {f.id: f for f in facts_for(piece.piece, family, parts[piece.part], extra)}
+        found = _wider_identity(parts[piece.part], piece, pieces_, available, started, seconds)
+        if found is None:
+            continue
+        facts, algebra = found
+        query = build_query(parts[piece.part], piece.piece, facts, negate=True)
+        answers = both_prove(query.text)
+        if proved_by_both(answers):
+            ids = tuple(f.id for f in facts)
+            pieces_[index] = PieceProof(piece.piece, piece.part, ids, query.text, {a.solver: round(a.seconds, 3)
+                                                                                  for a in answers})
+            algebras[index] = algebra
+    return Proof(proof.status, tuple(pieces_), proof.reason, proof.hints, proof.seconds, proof.versions), tuple(algebras)
+
+
+def _wider_identity(part, piece, pieces_, available, started, seconds):
+    """(facts, identity) for a piece from more facts than its solvers' — first those the claim's other pieces cite
+    (where they hold here), then every fact that holds here and is offered to the claim — or None."""
+    from verify.claims.prover.algebraic_search import find
+
+    own = set(piece.lemmas)
+    if not own <= set(available):
+        return None
+    tried = [own]
+    for wider in (own | {i for other in pieces_ for i in other.lemmas if i in available}, set(available)):
+        left = seconds - (time.perf_counter() - started)
+        if wider in tried or left <= 0:
+            continue
+        tried.append(wider)
+        facts = [f for f in available.values() if f.id in wider]
+        algebra = find(part, piece.piece, facts, left)
+        if algebra is not None:
+            return _cited(part, piece.piece, facts, algebra)
+    return None
+
+
+def _cited(part, piece, facts, algebra):
+    """(facts, identity) with only the facts whose slacks or equalities the identity reads, when it still checks
+    exactly from those alone (else all of `facts`)."""
+    import json
+    import re
+
+    from verify.claims.prover.algebraic_check import check_algebra
+
+    text = json.dumps(algebra.as_data())
+    read = [f for f in facts if re.search(re.escape(f.id) + r"\.i\d", text)]
+    if read and len(read) < len(facts) and check_algebra(algebra, part, piece, read) is None:
+        return read, algebra
+    return facts, algebra
 
 
 @functools.lru_cache(maxsize=512)

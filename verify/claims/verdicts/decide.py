@@ -24,16 +24,16 @@ from verify.claims.results import (ClaimResult, Counterexample, InterruptedEvide
 from verify.numerics.precision import CERTIFY_DPS
 
 
-OUTCOMES = ("proved", "certified", "holds", "fails", "undecided", "interrupted", "contradiction")
+OUTCOMES = ("proved", "certified", "holds", "fails", "undecided", "interrupted", "contradiction", "assumed")
 _KINDS = {"proved": VerdictKind.PROVED, "certified": VerdictKind.CERTIFIED, "holds": VerdictKind.HOLDS,
           "undecided": VerdictKind.INCONCLUSIVE, "interrupted": VerdictKind.INTERRUPTED,
-          "contradiction": VerdictKind.CONTRADICTION}
+          "contradiction": VerdictKind.CONTRADICTION, "assumed": VerdictKind.ASSUMED}
 
 
 def verdict_of(outcome, certified=False, assumptions=()):
     """The one maker of a Verdict, from what a decision found — "proved" (resting on `assumptions`, the lemma ids
     taken as given), "certified" (balls at one case), "holds", "fails", "undecided", "interrupted" or
-    "contradiction" — by the rule every claim follows: a failure is REFUTED only with a certificate behind it
+    "contradiction", or "assumed" (a claim file's lemma taken as given, neither proved nor refuted) — by the rule every claim follows: a failure is REFUTED only with a certificate behind it
     (`certified`): a counterexample's that `check` confirmed, or a disproof's that both solvers gave; a failure seen
     without one (a measurement, a certificate `check` refused) settles nothing: INCONCLUSIVE."""
     if outcome not in OUTCOMES:
@@ -65,7 +65,7 @@ def prove_job(job, dps):
     from verify.claims.prover.hints import cases_from_model
     from verify.claims.prover.prove import prove_with_identities
 
-    proof, algebras = prove_with_identities(job.tree, job.claim.n_range, job.claim.hessian, job.lemmas)
+    proof, algebras = least_assumption_proof(job, prove_with_identities)
     failing, tried = [], 0
     decider = Decider(dps, job.needs)
     hints = proof.hints if job.min_n <= MAX_CHECK_N else ()  # a case beyond check's bound could not be certified
@@ -76,6 +76,19 @@ def prove_job(job, dps):
                 if decider.decide(job, case).status == FAILS:
                     failing.append(case)
     return proof, tuple(failing), tried, algebras
+
+
+def least_assumption_proof(job, prove):
+    """(Proof, identities) of a job citing as few assumptions as it can: first from the facts and the lemmas that rest
+    on nothing taken as given; only when that fails, from every lemma (a claim provable without an assumed lemma is a
+    plain PROVED, and an assumed lemma is cited only when it is needed)."""
+    rests_on_assumption = dict(job.assumed)
+    unassumed = tuple(lemma for lemma in job.lemmas if lemma.id not in rests_on_assumption)
+    if len(unassumed) < len(job.lemmas):
+        proof, algebras = prove(job.tree, job.claim.n_range, job.claim.hessian, unassumed)
+        if proof.status == "proved":
+            return proof, algebras
+    return prove(job.tree, job.claim.n_range, job.claim.hessian, job.lemmas)
 
 
 def formula_result(job, index, collected, dps, samples, out_dir):
@@ -270,16 +283,28 @@ def _decide_lemmas(lemmas, seed, samples, dps, out_dir, progress, workers, sched
         job = Job(lemma, None, citable, assumed)
         (outcome,), _, interrupted = run_jobs([job], seed, samples, dps, out_dir, progress, workers, scheduler,
                                               example_db, executor)
-        results.append(outcome)
         if interrupted:
-            return results, citable, assumed, True
+            return results + [outcome], citable, assumed, True
         proved = outcome.verdict.kind is VerdictKind.PROVED
-        if proved or (lemma.assume and not outcome.verdict.is_(VerdictKind.REFUTED, VerdictKind.CONTRADICTION)):
+        roots = outcome.verdict.assumptions if proved else None
+        if not proved and lemma.assume and not outcome.verdict.is_(VerdictKind.REFUTED, VerdictKind.CONTRADICTION):
+            outcome, roots = as_assumed(outcome), (lemma.id,)
+        results.append(outcome)
+        if roots is not None:
             citable += (lemma.as_fact(),)
-            roots = outcome.verdict.assumptions if proved else (lemma.id,)
             if roots:  # taken as given, or proved from lemmas taken as given: a claim citing it rests on those
                 assumed += ((lemma.id, roots),)
     return results, citable, assumed, False
+
+
+def as_assumed(outcome):
+    """An assumed lemma's result: ASSUMED (taken as given, neither proved nor refuted), with what the search saw."""
+    import dataclasses
+
+    searched = f"taken as given (assume = true); the search alone would say {outcome.verdict}"
+    note = getattr(outcome.evidence, "note", None)
+    evidence = outcome.evidence.with_(note=f"{searched}; {note}" if note else searched)
+    return dataclasses.replace(outcome, verdict=verdict_of("assumed"), evidence=evidence)
 
 
 def _select(claims, claim_ids):
