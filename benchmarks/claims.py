@@ -8,6 +8,7 @@ at most 1 s), any claim decided against its expectation (a false claim PROVED mu
 the share of PROVED claims whose proof is an algebraic identity (verify.claims.prover.algebraic; aim:
 at least 90 %) with the seconds the search for identities took on each (aim: at most 2 s).
 Run: python benchmarks/claims.py [--samples 300] [--only ID_PREFIX]
+     python benchmarks/claims.py --quick   (the first true claim and the first false one, 20 samples each: checks the benchmark runs)
 """
 import argparse
 import resource
@@ -33,36 +34,45 @@ def decide_each(claims, samples):
     return rows
 
 
+def kind(result):
+    """The verdict's kind as its name ("PROVED", ...): a Verdict is compared by its kind, never with a string."""
+    return result.verdict.kind.value
+
+
 def matrix(rows, columns):
     counts = {c: 0 for c in columns}
     for _, result, _, _ in rows:
-        counts[result.verdict] = counts.get(result.verdict, 0) + 1
+        counts[kind(result)] = counts.get(kind(result), 0) + 1
     return counts
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--only", default="")
-    args = parser.parse_args()
+    parser.add_argument("--quick", action="store_true", help="the quickest setting: a true and a false claim, 20 samples")
+    args = parser.parse_args(argv)
     claims = [c for c in load_claims(SUITE) if c.id.startswith(args.only)]
+    if args.quick:  # the first true claim and the first false one
+        claims = [c for c in (next((c for c in claims if c.expect is expect), None) for expect in (True, False)) if c]
+        args.samples = 20
     rows = decide_each(claims, args.samples)
     true_rows = [r for r in rows if r[0].expect is True]
     false_rows = [r for r in rows if r[0].expect is False]
     for claim, result, seconds, proof in rows:
         proof_time = f"{proof.seconds:5.2f} s" if proof is not None and proof.status == "proved" else "     —"
-        print(f"{claim.id:34} expect {str(claim.expect):5}  {result.verdict:12} {seconds:6.2f} s  proof {proof_time}")
+        print(f"{claim.id:34} expect {str(claim.expect):5}  {result.verdict.text:12} {seconds:6.2f} s  proof {proof_time}")
     print()
     print("true claims: " + ", ".join(f"{k} {v}" for k, v in matrix(true_rows, TRUE_COLUMNS).items()))
     print("false claims: " + ", ".join(f"{k} {v}" for k, v in matrix(false_rows, FALSE_COLUMNS).items()))
-    proved = sum(r[1].verdict == "PROVED" for r in true_rows)
+    proved = sum(kind(r[1]) == "PROVED" for r in true_rows)
     print(f"true claims PROVED: {proved}/{len(true_rows)} ({proved / max(len(true_rows), 1):.0%}; aim ≥ 90%)")
     for claim, result, _, proof in true_rows:
-        if result.verdict != "PROVED":
-            why = (proof.reason if proof is not None else "") or result.verdict
-            print(f"  not proved: {claim.id}: {result.verdict}; prover: {proof.status if proof else '—'}: {why}")
-    wrong = [(c.id, r.verdict) for c, r, _, _ in rows if (c.expect is True and r.verdict == "REFUTED")
-             or (c.expect is False and r.verdict in ("PROVED", "HOLDS"))]
+        if kind(result) != "PROVED":
+            why = (proof.reason if proof is not None else "") or result.verdict.text
+            print(f"  not proved: {claim.id}: {result.verdict.text}; prover: {proof.status if proof else '—'}: {why}")
+    wrong = [(c.id, r.verdict.text) for c, r, _, _ in rows if (c.expect is True and kind(r) == "REFUTED")
+             or (c.expect is False and kind(r) in ("PROVED", "HOLDS"))]
     print(f"decided against expectation: {wrong or 'none'} (a false claim PROVED must never happen)")
     proof_seconds = [p.seconds for _, _, _, p in rows if p is not None and p.status == "proved"]
     seconds = [s for _, _, s, _ in rows]
@@ -84,7 +94,7 @@ def memory_report():
 
 def algebraic_report(rows):
     """Each PROVED claim's kind of proof and the seconds its identities took to find; the share with one."""
-    proved = [(claim, proof) for claim, result, _, proof in rows if result.verdict == "PROVED" and proof is not None]
+    proved = [(claim, proof) for claim, result, _, proof in rows if kind(result) == "PROVED" and proof is not None]
     if not proved:
         return
     print()

@@ -3,7 +3,10 @@
 
 Prints the median of the runs, the ratio of that median to the budget, and the slowest checks of
 one run (each check's own seconds, from `derive --json`: with worker processes they overlap).
+Run: python benchmarks/derivations.py [--repeats 3]
+     python benchmarks/derivations.py --quick   (derive D1 once, no export: checks the benchmark runs, no budget ratio)
 """
+import argparse
 import json
 import statistics
 import subprocess
@@ -12,6 +15,7 @@ import tempfile
 import time
 
 BUDGET_SECONDS = 15.0
+QUICK_DERIVATION = "D1"  # the softmax Jacobian: one of the quickest
 
 
 def wall_seconds(arguments, repeats):
@@ -23,15 +27,22 @@ def wall_seconds(arguments, repeats):
     return times
 
 
-def main(repeats=3):
-    derive = wall_seconds(["derive"], repeats)
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each command (the median is printed)")
+    parser.add_argument("--quick", action="store_true", help="the quickest setting: derive D1 once, no export-latex")
+    args = parser.parse_args(argv)
+    chosen = [QUICK_DERIVATION] if args.quick else []
+    repeats = 1 if args.quick else args.repeats
+    derive = wall_seconds(["derive", *chosen], repeats)
     median = statistics.median(derive)
-    print(f"derive: median {median:.2f} s of {repeats} ({', '.join(f'{t:.2f}' for t in derive)})")
-    print(f"ratio to the {BUDGET_SECONDS:.0f} s budget: {median / BUDGET_SECONDS:.2f}")
-    with tempfile.TemporaryDirectory() as out:
-        export = wall_seconds(["export-latex", "--out", out], repeats)
-    print(f"export-latex: median {statistics.median(export):.2f} s of {repeats}")
-    report = json.loads(subprocess.run([sys.executable, "-m", "verify", "derive", "--json"], check=True,
+    print(f"derive {' '.join(chosen) or '(all)'}: median {median:.2f} s of {repeats} ({', '.join(f'{t:.2f}' for t in derive)})")
+    if not args.quick:
+        print(f"ratio to the {BUDGET_SECONDS:.0f} s budget: {median / BUDGET_SECONDS:.2f}")
+        with tempfile.TemporaryDirectory() as out:
+            export = wall_seconds(["export-latex", "--out", out], repeats)
+        print(f"export-latex: median {statistics.median(export):.2f} s of {repeats}")
+    report = json.loads(subprocess.run([sys.executable, "-m", "verify", "derive", "--json", *chosen], check=True,
                                        capture_output=True, text=True).stdout)
     checks = [(c["seconds"], d["id"], c["kind"], c["sizes"]) for d in report["derivations"] for c in d["checks"]]
     print(f"checks: {sum(s for s, *_ in checks):.1f} s in all; slowest:")

@@ -56,7 +56,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=300)
     parser.add_argument("--claim", default=CLAIM)
+    parser.add_argument("--quick", action="store_true", help="the quickest setting: 20 drawn cases")
     args = parser.parse_args()
+    if args.quick:
+        args.examples = 20
     data = measure(args.examples, args.claim)
     calls = data["calls"]
     held = sum(1 for c in calls if c[2])

@@ -7,6 +7,7 @@ n = 1000 (`forall k`, `z(1000)`, `lambda(999)`, the range [1000, inf], a claim c
 and `theorem2 --case` of a dense n = 1000 case, and a search at the largest `--samples`.
 
 Run: python benchmarks/large_n.py [--only NAME ...]   (timings are noisy on a shared machine: CPU, not wall)
+     python benchmarks/large_n.py --quick   (spectrum of one dense case of 50 tokens: checks the benchmark runs)
 """
 import argparse
 import json
@@ -19,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 BUDGET_CPU, BUDGET_MIB = 30.0, 2048
+QUICK_N = 50  # --quick: one small case, not the budget's inputs
 ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = """
@@ -60,8 +62,11 @@ def dense_case(folder, n=1000):
     return path
 
 
-def commands(folder):
+def commands(folder, quick=False):
     from verify.base.options import MAX_SAMPLES
+
+    if quick:
+        return {f"spectrum (dense, n = {QUICK_N})": ["spectrum", str(dense_case(folder, QUICK_N))]}
 
     out = {name: ["claims", str(claim_file(folder, name, *claim)), "--out", str(Path(folder) / "out")]
            for name, claim in CLAIMS.items()}
@@ -81,15 +86,16 @@ def measure(arguments, folder):
     return float(seconds), float(mib), float(cpu), int(code), done.stderr.strip().splitlines()[-1:] or [""]
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="*", help="run only the cases whose name holds one of these words")
-    args = parser.parse_args()
+    parser.add_argument("--quick", action="store_true", help=f"the quickest setting: spectrum at n = {QUICK_N} only")
+    args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     print(f"{'case':<42} {'CPU s':>7} {'wall s':>7} {'MiB':>6}  {'CPU/30 s':>8} {'MiB/2 GiB':>9}  exit")
     worst = 0.0
     with tempfile.TemporaryDirectory() as folder:
-        for name, arguments in commands(folder).items():
+        for name, arguments in commands(folder, args.quick).items():
             if args.only and not any(word in name for word in args.only):
                 continue
             seconds, mib, cpu, code, last = measure(arguments, folder)

@@ -6,6 +6,7 @@ largest size, the task count of each search and the crossover: the smallest size
 win, which `verify.claims.executors.MIN_TASKS_FOR_CLUSTER` (the default's threshold) should lie near.
 Last, the overhead of one work unit on Dask against the same unit run in process.
 Run: python benchmarks/scaling.py [--samples 300,1000,2000,4000] [--repeats 1]
+     python benchmarks/scaling.py --quick   (one budget of 50 samples, one unit timed once: checks it runs)
 """
 import argparse
 import statistics
@@ -43,24 +44,24 @@ def task_count(samples):
     return counted[0]
 
 
-def unit_overhead():
-    """One 50-sample unit: in process, then as a Dask task on a warm local cluster (median of 5)."""
+def unit_overhead(repeats=5):
+    """One 50-sample unit: in process, then as a Dask task on a warm local cluster (median of `repeats`)."""
     from verify.claims.search.engine import run_unit, units_for
     from verify.claims.executors import DaskExecutor
     from verify.claims.builtin.registry import select
-    from verify.claims.verdicts.theorem2 import ClaimJob
+    from verify.claims.jobs import Job
 
-    jobs = [ClaimJob(c, r) for c in select("theorem2") if not c.multi for r in c.readings]
+    jobs = [Job(c, r) for c in select("theorem2") if not c.multi for r in c.readings]
     unit = units_for(0, 50, tuple(range(len(jobs))), 50)[0]
     local = []
-    for _ in range(5):
+    for _ in range(repeats):
         started = time.perf_counter()
         run_unit(unit, jobs)
         local.append(time.perf_counter() - started)
     executor = DaskExecutor(2)
     executor.run([("warm", run_unit, (unit, jobs))])
     remote = []
-    for _ in range(5):
+    for _ in range(repeats):
         started = time.perf_counter()
         executor.run([("unit", run_unit, (unit, jobs))])
         remote.append(time.perf_counter() - started)
@@ -68,13 +69,16 @@ def unit_overhead():
     return statistics.median(local), statistics.median(remote)
 
 
-def main():
+def main(argv=None):
     from verify.claims.executors import MIN_TASKS_FOR_CLUSTER
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--samples", default="300,1000,2000,4000", help="comma-separated sample budgets")
     parser.add_argument("--repeats", type=int, default=1, help="runs of each command (the median is printed)")
-    args = parser.parse_args()
+    parser.add_argument("--quick", action="store_true", help="the quickest setting: --samples 50, one unit timed once")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.samples = "50"
     sizes = [int(s) for s in args.samples.split(",")]
     crossover = None
     for samples in sizes:
@@ -92,7 +96,7 @@ def main():
     else:
         print(f"two workers never won up to --samples {sizes[-1]}; the default starts a cluster from "
               f"{MIN_TASKS_FOR_CLUSTER} tasks")
-    local, remote = unit_overhead()
+    local, remote = unit_overhead(1 if args.quick else 5)
     print(f"one 50-sample unit: in process {local * 1e3:.0f} ms, as a Dask task {remote * 1e3:.0f} ms "
           f"(overhead {1e3 * (remote - local):.0f} ms per unit)")
 

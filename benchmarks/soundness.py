@@ -3,6 +3,7 @@ balls against the SMT encoding, the exact route of ties (verify.claims.exact) ag
 exact cases (tests/soundness.py says what is checked). Prints how many claims reached each outcome and
 every disagreement; the disagreements must be 0.
 Run: python benchmarks/soundness.py [--claims 50000] [--forall 300] [--seed 0]
+     python benchmarks/soundness.py --quick   (20 claims and 2 for every k: checks the benchmark runs)
 """
 import argparse
 import collections
@@ -18,12 +19,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.soundness import claims, forall_claims, judge, judge_exact, prover_disagreements, real_cases  # noqa: E402
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--claims", type=int, default=50_000)
     parser.add_argument("--forall", type=int, default=300, help="claims for every k given to the prover")
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    parser.add_argument("--quick", action="store_true", help="the quickest setting: --claims 20 --forall 2")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.claims, args.forall = 20, 2
     counts, found = collections.Counter(), []
     cases = real_cases()
 

@@ -4,6 +4,7 @@ included) against its budget of 240 s on this project's 2-core machine, and its 
 The suite runs as CI runs it (`python -m pytest`, two worker processes); the CPU time is read from the
 operating system's accounting of the finished child processes, so nothing in the suite needs to cooperate.
 Run: python benchmarks/suite.py [pytest options, e.g. -n 0]
+     python benchmarks/suite.py --quick   (one small test file in one process: checks the benchmark runs, no budget)
 """
 import resource
 import subprocess
@@ -13,15 +14,22 @@ from pathlib import Path
 
 BUDGET_CPU_SECONDS = 240.0
 ROOT = Path(__file__).resolve().parent.parent
+QUICK = ["-n", "0", "tests/test_architecture.py"]  # --quick: one small file, in this process's child alone
 
 
 def main(argv):
+    quick = "--quick" in argv
+    if quick:
+        argv = [a for a in argv if a != "--quick"] + QUICK
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *argv], cwd=ROOT)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
+    if quick:
+        print(f"{' '.join(QUICK)}: exit status {run.returncode}, {wall:.0f} s wall, {user + system:.1f} s CPU")
+        return run.returncode
     print(f"suite: exit status {run.returncode}, {wall:.0f} s wall, {user + system:.0f} s CPU "
           f"({user:.0f} user + {system:.0f} system); budget {BUDGET_CPU_SECONDS:.0f} s CPU: "
           f"ratio {(user + system) / BUDGET_CPU_SECONDS:.2f}")

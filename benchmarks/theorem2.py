@@ -8,6 +8,7 @@ are printed beside it, and the wall time an idle machine would take is bounded b
 The two commands are run in turn (default, --workers 1, default, ...) so that a drift in the machine's
 speed touches both. Python's bytecode caches are on, as in an installed package (a sandbox may turn them off).
 Run: python benchmarks/theorem2.py [--repeats 5]
+     python benchmarks/theorem2.py --quick   (one pair on one claim at --samples 20, no warm-up: checks the benchmark runs)
 """
 import argparse
 import os
@@ -19,6 +20,7 @@ import tempfile
 import time
 
 TARGET_SECONDS = 3.0
+QUICK_CLAIM, QUICK_SAMPLES = "T2.eq47.max", 20  # --quick: one claim, 20 samples
 USER_ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 
 
@@ -40,16 +42,22 @@ def line(name, runs):
             f"median {statistics.median(cpus):.2f} s CPU ({', '.join(f'{c:.2f}' for c in cpus)})")
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=5, help="pairs of runs (after one warm-up pair)")
-    args = parser.parse_args()
-    timed(), timed("--workers", "1")  # warm-up: file caches, Python's bytecode caches
+    parser.add_argument("--quick", action="store_true",
+                        help="the quickest setting: one pair on one claim at --samples 20, no warm-up")
+    args = parser.parse_args(argv)
+    budget = ["--claim", QUICK_CLAIM, "--samples", str(QUICK_SAMPLES)] if args.quick else []
+    if args.quick:
+        args.repeats = 1
+    else:
+        timed(), timed("--workers", "1")  # warm-up: file caches, Python's bytecode caches
     default, alone, loads = [], [], []
     for _ in range(args.repeats):
         loads.append(os.getloadavg()[0])
-        default.append(timed())
-        alone.append(timed("--workers", "1"))
+        default.append(timed(*budget))
+        alone.append(timed("--workers", "1", *budget))
     wall = statistics.median(w for w, _ in default)
     cpu = statistics.median(c for _, c in default)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

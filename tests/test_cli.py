@@ -256,8 +256,9 @@ def test_the_command_lines_digit_bounds_are_the_librarys():
     out = run_cli("theorem2", "--dps", str(precision.MAX_DPS + 1), "--samples", "1")
     assert_one_line_error(out)
     with pytest.raises(InputError) as refused:
-        options.search_dps(precision.MAX_DPS + 1)
-    assert out.stderr == f"verify: error: --dps: {refused.value}\n"  # the library's own message, once
+        options.dps(precision.MAX_DPS + 1)
+    spelled = str(refused.value).replace("dps = ", "--dps ")  # the library's own message, once, as the flag
+    assert out.stderr == f"verify: error: {spelled}\n"
 
 
 def test_version_is_the_distributions():

@@ -360,7 +360,7 @@ def test_example_database_entries_that_are_not_regular_files_are_skipped(tmp_pat
 ])
 def test_each_option_is_checked_by_the_library_in_one_line(tmp_path, argv, flag):
     code, out, err = run([*argv, "--out", str(tmp_path / "out")] if argv[0] in ("theorem2", "claims") else argv)
-    assert code == 2 and err.startswith(f"verify: error: {flag}: "), err
+    assert code == 2 and err.startswith((f"verify: error: {flag}: ", f"verify: error: {flag} ")), err
     assert_one_line_or_done(code, out, err, tmp_path, tmp_path / "out")
     assert not (tmp_path / "out").exists()
 

@@ -74,7 +74,7 @@ def curvature_spectrum(case, dps=30):
     >>> curvature_spectrum(make_case(logits=[0, 0], H=[[2, 0], [0, 2]]), dps=-3)
     Traceback (most recent call last):
     ...
-    verify.base.errors.InputError: dps = -3 is outside 1..1000; give 1 to 1000 digits, e.g. 30
+    verify.base.errors.InputError: dps = -3 is below 30, the least that can certify a margin; use dps = 50
     """
     case = _case(case)
     return curvature_precise(case.logits, case.H, options.dps(dps))
@@ -97,7 +97,7 @@ def evaluate_claim(claim_id, case, reading=None, dps=50):
     job, case = Job(claim, reading), _case(case)
     if not job.applies(case):
         raise InputError(f"claim {claim_id} is about n in {claim.domain()['n']}; this case has n = {case.n}", "case")
-    return evaluate_job(job, case, options.dps(dps, 15))
+    return evaluate_job(job, case, options.dps(dps))
 
 
 def evaluate_case(case, dps=50, claim_ids=None):
@@ -114,14 +114,14 @@ def evaluate_case(case, dps=50, claim_ids=None):
         if get_claim(claim_id, "theorem2").multi:
             raise InputError(f"claim {claim_id} needs several examples and a case holds one; the search decides it "
                              "(run it without a case), or choose another claim", "claim")
-    return _evaluate_case(_case(case), options.search_dps(dps), chosen)
+    return _evaluate_case(_case(case), options.dps(dps), chosen)
 
 
 def j_spectrum(case, dps=30):
     """The eigenvalues of J(z) by the secular equation and κ of J and (with H) of J H J on T, to `dps` digits:
     a `JSpectrumReport` (what `spectrum` prints). The case may come without H (`load_case(…, require_H=False)`)."""
     case = _case(case, require_H=False)
-    return j_spectrum_report(list(case.logits), case.H, options.search_dps(dps))
+    return j_spectrum_report(list(case.logits), case.H, options.dps(dps))
 
 
 def decide_on_case(text, case, dps=50):
@@ -134,7 +134,7 @@ def decide_on_case(text, case, dps=50):
     """
     if not isinstance(text, str):
         raise InputError(f"text is a {type(text).__name__}; give the claim as a string", "text")
-    return _decide_on_case(text, _case(case), options.dps(dps, 15))
+    return _decide_on_case(text, _case(case), options.dps(dps))
 
 
 def load_claims(path_or_text):
@@ -148,7 +148,7 @@ def load_claims(path_or_text):
 
 def _search_options(seed, samples, dps, claim_ids, out, progress, workers, scheduler, example_db):
     """Every search option checked (the folders before any work: a refused run writes nothing)."""
-    chosen = dict(seed=options.seed(seed), samples=options.samples(samples), dps=options.search_dps(dps),
+    chosen = dict(seed=options.seed(seed), samples=options.samples(samples), dps=options.dps(dps),
                   claim_ids=options.claim_ids(claim_ids), out_dir=options.out_dir(out),
                   progress=options.progress(progress), workers=options.workers(workers),
                   scheduler=options.scheduler(scheduler), example_db=options.example_db(example_db))

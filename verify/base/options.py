@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 from verify.base.errors import InputError
 
-MIN_DPS = 30  # the least precision that can certify a margin
+MIN_DPS = 30  # every dps accepted (library and command line) lies in MIN_DPS..MAX_DPS: the least that can certify a margin
 CERTIFY_DPS = 50  # docs/spec.md §4: a counterexample is re-checked at ≥ 50 digits
 MAX_DPS = 1000  # the most digits a search asks for, and a certificate may record
 MAX_SEED = 2**63 - 1
@@ -47,14 +47,23 @@ def samples(value):
     return whole(value, "samples", 1, MAX_SAMPLES, f"give 1 to {MAX_SAMPLES:,} random cases per claim (default 300)")
 
 
-def search_dps(value):
-    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < MIN_DPS:
-        raise InputError(f"dps = {value} is below {MIN_DPS}, the least that can certify a margin; use 50", "dps")
-    return whole(value, "dps", MIN_DPS, MAX_DPS, f"give {MIN_DPS} to {MAX_DPS} digits, e.g. 50")
-
-
-def dps(value, low=1, high=MAX_DPS):
-    return whole(value, "dps", low, high, f"give {low} to {high} digits, e.g. 30")
+def dps(value, low=MIN_DPS):
+    """`value` as a working precision of MIN_DPS to MAX_DPS decimal digits: the one range of every function and
+    flag that accepts dps (a certificate file's recorded dps is held to CERTIFY_DPS and up: pass `low`). The
+    error repeats the value and names the fix, as `dps = 5 ...; use dps = 50` (the command line spells it
+    `--dps 5 ...; use --dps 50`)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer():
+            return dps(int(value), low)
+        raise InputError(f"dps = {str(value)[:40]!r} is not a whole number of digits; use dps = {CERTIFY_DPS}", "dps")
+    if value < low:
+        why = "the least that can certify a margin" if low == MIN_DPS else "the least a certificate records"
+        raise InputError(f"dps = {value} is below {low}, {why}; use dps = {max(low, CERTIFY_DPS)}", "dps")
+    if value > MAX_DPS:
+        shown = value if value < 10**30 else f"{str(value)[:12]}… ({len(str(value))} digits)"
+        raise InputError(f"dps = {shown} is above {MAX_DPS}, the most digits the package works at; use dps = {MAX_DPS}",
+                         "dps")
+    return value
 
 
 def positive(value, name, high=10**6):

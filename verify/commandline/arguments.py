@@ -54,7 +54,7 @@ def _add_search(parser):
     parser.add_argument("--seed", type=_checked(options.seed), default=0,
                         help="seed of the random cases and of Hypothesis (default 0): same seed, same report")
     parser.add_argument("--samples", type=_checked(options.samples), default=300, help="random cases per claim (default 300)")
-    parser.add_argument("--dps", type=_checked(options.search_dps), default=50, help=f"digits for re-decisions and certificates ({MIN_DPS} to {MAX_DPS}, default 50)")
+    parser.add_argument("--dps", type=_checked(options.dps), default=50, help=f"digits for re-decisions and certificates ({MIN_DPS} to {MAX_DPS}, default 50)")
     parser.add_argument("--out", metavar="DIR", type=_folder("out"), default="certificates",
                         help="folder for certificates (default ./certificates)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
@@ -142,7 +142,7 @@ def build_parser():
     export.add_argument("--seed", type=_checked(options.seed), default=0,
                         help="seed of the decision whose verdicts the document shows (default 0, as theorem2 and claims)")
     export.add_argument("--samples", type=_checked(options.samples), default=300, help="random cases per claim (default 300)")
-    export.add_argument("--dps", type=_checked(options.search_dps), default=50, help=f"digits for re-decisions and certificates ({MIN_DPS} to {MAX_DPS}, default 50)")
+    export.add_argument("--dps", type=_checked(options.dps), default=50, help=f"digits for re-decisions and certificates ({MIN_DPS} to {MAX_DPS}, default 50)")
 
     experiments = commands.add_parser("experiments", help="reviewer-requested experiments: CSVs, plots and summary.md")
     experiments.add_argument("names", nargs="*", metavar="NAME",
@@ -166,7 +166,7 @@ def build_parser():
     spectrum = commands.add_parser("spectrum", help="eigenvalues of J(z) by the secular equation; κ of J and of J H J on T")
     spectrum.add_argument("file", metavar="FILE.json", help='{"z": [...]} or {"logits": [...]}, optional "H"')
     spectrum.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    spectrum.add_argument("--dps", type=_checked(options.search_dps), default=30, help=f"digits (≥ {MIN_DPS}, default 30)")
+    spectrum.add_argument("--dps", type=_checked(options.dps), default=30, help=f"digits ({MIN_DPS} to {MAX_DPS}, default 30)")
 
     check = commands.add_parser("check", help="re-verify a certificate from scratch (ball arithmetic, ≥ 50 digits)")
     check.add_argument("file", metavar="FILE", help="a certificate (JSON) written by theorem2 or claims")

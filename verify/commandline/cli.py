@@ -2,6 +2,7 @@
 verify.base.options; it imports nothing from verify.claims or verify.numerics). Bad input: one stderr line, exit 2."""
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -41,6 +42,16 @@ def _interrupted_at_exit(status, *_):
     os._exit(130)
 
 
+def _as_flag(error, flag):
+    """The library's message with its parameter spelled as the flag that sets it (`dps = 5 is below 30, ...; use
+    dps = 50` as `--dps 5 is below 30, ...; use --dps 50`); the flag goes in front when the message does not
+    name the parameter so."""
+    if flag is None:
+        return str(error)
+    text = re.sub(rf"(?<![\w.-]){re.escape(error.parameter)} = ", f"{flag} ", str(error))
+    return text if text.startswith(flag) else f"{flag}: {text}"
+
+
 def _run(argv):
     from verify.commandline.arguments import FLAGS, build_parser
     from verify.base.errors import InputError
@@ -53,8 +64,7 @@ def _run(argv):
             return 0
         return COMMANDS[args.command](args)
     except InputError as error:
-        flag = f"{FLAGS.get(error.parameter, '')}: " if error.parameter in FLAGS else ""
-        print(safe(f"verify: error: {flag}{error}"), file=sys.stderr)
+        print(safe(f"verify: error: {_as_flag(error, FLAGS.get(error.parameter))}"), file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader (say `| head`) left early: stop quietly, as the Python docs advise
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -15,7 +15,7 @@ import numpy as np
 import sympy as sp
 
 from verify.derivations.exact import Exp
-from verify.numerics.softmax import jacobian_symbolic
+from verify.numerics.softmax import as_mp, jacobian_symbolic, softmax
 
 
 @dataclass(frozen=True)
@@ -123,9 +123,8 @@ def random_logits(n, seed, spread=4):
 
 
 def softmax_mp(s):
-    e = [mp.exp(v) for v in s]
-    total = mp.fsum(e)
-    return [v / total for v in e]
+    """σ(s) of mpmath logits as a list, by the one softmax (verify.numerics.softmax)."""
+    return list(softmax(as_mp(s)))
 
 
 def shifted_softmax(s):

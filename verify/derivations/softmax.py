@@ -8,6 +8,7 @@ from verify.derivations.exact import vanishes
 from verify.derivations.records import (DIAG, INDEX, N_SYM, S_BASE, SIGMA, Step, hessian_formula, jacobian_formula,
                                          numeric, random_logits, resolve_range, shifted_softmax, softmax_exprs,
                                          softmax_mp, to_sigma)
+from verify.numerics.precision import decimal
 
 
 @cache
@@ -67,7 +68,7 @@ def check_d1_numeric(formula=jacobian_formula, sizes=(12, 20), dps=40):
                 column = [mp.diff(lambda t: moved(a, t)[k], 0) for k in range(n)]
                 worst = max(worst, max(abs(column[k] - closed[k, a]) for k in range(n)))
         passed = worst < mp.mpf(10) ** (-dps + 10)
-        return passed, f"max |finite difference − closed form| = {mp.nstr(worst, 3)} at {dps} digits"
+        return passed, f"max |finite difference − closed form| = {decimal(worst, 3, strip_zeros=True)} at {dps} digits"
 
 
 @cache
@@ -134,4 +135,4 @@ def check_d2_numeric(formula=hessian_formula, sizes=(8, 12), dps=40):
                     for k in range(n):
                         fd = mp.diff(lambda ta, tb: moved(a, ta, b, tb)[k], (0, 0), (1, 1))
                         worst = max(worst, abs(fd - closed[k][a][b]))
-        return worst < mp.mpf(10) ** (-dps + 12), f"max |finite difference − closed form| = {mp.nstr(worst, 3)} at {dps} digits"
+        return worst < mp.mpf(10) ** (-dps + 12), f"max |finite difference − closed form| = {decimal(worst, 3, strip_zeros=True)} at {dps} digits"

@@ -3,7 +3,7 @@ verdict the decision gave it (verify.document.latex_proofs rows): PROVED with it
 counterexample, HOLDS or INCONCLUSIVE with what was searched.  Prose goes through `verify.document.mathtext.prose`."""
 from typing import NamedTuple
 
-from mpmath import mp
+from verify.numerics.precision import decimal  # the one number formatter
 
 from verify.claims.results import VerdictKind
 from verify.document.latex_display import LINE_CHARACTERS, display, width
@@ -259,8 +259,7 @@ def _number(text):
     r"""An exact decimal of a case as LaTeX: as written up to 12 characters, else rounded to 8 digits (the
     certificate holds it exactly); 1E+5 as 1 \cdot 10^{5}."""
     if len(text) > 12:
-        with mp.workdps(20):
-            text = mp.nstr(mp.mpf(text), 8, min_fixed=-4, max_fixed=6)
+        text = decimal(text, 8, strip_zeros=True, min_fixed=-4, max_fixed=6)
     mantissa, _, exponent = text.lower().partition("e")
     return f"{mantissa} \\cdot 10^{{{int(exponent)}}}" if exponent else mantissa
 

@@ -35,7 +35,7 @@ class Decision(NamedTuple):
         """The settings, each checked as the search checks it (InputError naming the value and the fix)."""
         from verify.base import options
 
-        return Decision(options.seed(self.seed), options.samples(self.samples), options.search_dps(self.dps))
+        return Decision(options.seed(self.seed), options.samples(self.samples), options.dps(self.dps))
 
     def flags(self):
         return f"--seed {self.seed} --samples {self.samples} --dps {self.dps}"

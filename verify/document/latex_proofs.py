@@ -10,6 +10,8 @@ from typing import NamedTuple
 from mpmath import mp
 
 from verify.claims.results import Verdict, VerdictKind
+from verify.numerics.precision import decimal
+from verify.numerics.softmax import as_mp, softmax
 
 DIGITS = 8  # significant digits of a counterexample's sides and margin as printed
 
@@ -151,17 +153,16 @@ def _undefined(text):
     return text in ("undefined", "nan")
 
 
-def _digits(decimal, digits=DIGITS):
-    with mp.workdps(digits + 10):
-        return mp.nstr(mp.mpf(decimal), digits, min_fixed=-4, max_fixed=6)
+def _digits(text, digits=DIGITS):
+    return decimal(text, digits, strip_zeros=True, min_fixed=-4, max_fixed=6)
 
 
 def _softmax(values, given):
     """z as decimals: softmax of the logits, or the given z renormalised (a case file's z need not sum to 1)."""
     with mp.workdps(DIGITS + 20):
-        weights = [mp.exp(mp.mpf(v)) if given == "logits" else mp.mpf(v) for v in values]
-        total = mp.fsum(weights)
-        return tuple(mp.nstr(w / total, DIGITS - 2, min_fixed=-4, max_fixed=6) for w in weights)
+        numbers = as_mp(values)
+        z = softmax(numbers) if given == "logits" else numbers / mp.fsum(numbers)
+        return tuple(_digits(v, DIGITS - 2) for v in z)
 
 
 def searched(evidence):

@@ -10,7 +10,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from verify.base.errors import InputError
-from verify.numerics.model import jacobian_times, keys as draw_keys, row_softmax, sigmoid
+from verify.numerics.model import jacobian_times, keys as draw_keys, sigmoid
+from verify.numerics.softmax import softmax
 
 LOSSES = ("square", "logistic")
 ATTENTIONS = ("softmax", "linear")
@@ -41,7 +42,7 @@ class Problem:
 
 def attention(model, p):
     s = model.K @ p
-    return s if model.attention == "linear" else row_softmax(s)
+    return s if model.attention == "linear" else softmax(s)
 
 
 def predict(model, p, v):

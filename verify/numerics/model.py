@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from verify.base.errors import InputError
+from verify.numerics.softmax import softmax
 
 LOSSES = ("square", "logistic")
 KEY_KINDS = ("orthonormal", "closest", "gaussian")
@@ -45,16 +46,9 @@ def sigmoid(x):
     return 0.5 * (1 + np.tanh(x / 2))
 
 
-def row_softmax(s):
-    """σ of every row of the logits s (N × n), shifted by each row's maximum."""
-    s = s - s.max(axis=1, keepdims=True)
-    z = np.exp(s)
-    return z / z.sum(axis=1, keepdims=True)
-
-
 def attention(problem, p):
     """(z, ŷ) for every example: z_i = σ(K_i p), ŷ_i = u_iᵀ z_i."""
-    z = row_softmax(problem.K @ p)
+    z = softmax(problem.K @ p)
     return z, np.einsum("ij,ij->i", problem.u, z)
 
 

@@ -9,7 +9,7 @@ import flint
 import mpmath as mp
 import numpy as np
 
-from verify.numerics.precision import Log, to_arb, to_fraction
+from verify.numerics.precision import Log, decimal, to_arb, to_fraction
 
 
 def _is_mp(array):
@@ -21,16 +21,21 @@ def as_mp(values):
 
 
 def log_softmax(logits):
-    """log σ(s) = s − logsumexp(s), shifted by max(s) so |s| = 1e6 cannot overflow."""
+    """log σ(s) = s − logsumexp(s) of one row of mpf logits, or of every row (the last axis) of float64 logits,
+    shifted by the row's max so |s| = 1e6 cannot overflow; a −∞ logit (a masked key) stays −∞."""
     s = np.asarray(logits)
-    shifted = s - max(s)
+    top = max(s) if _is_mp(s) else s.max(axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore"):  # a row whose max is ±∞ or NaN (a diverged model) has no σ: NaN
+        shifted = s - top
     if _is_mp(s):
         return shifted - mp.log(mp.fsum(mp.exp(x) for x in shifted))
-    return shifted - np.log(np.sum(np.exp(shifted)))
+    return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
 
 
 def softmax(logits):
-    """σ(s); from mpmath logits every coefficient keeps its digits, however small."""
+    """σ(s) of one row of mpf logits or of every row of float64 logits (the one softmax of the package: the
+    model, the derivations' numeric checks, the LaTeX tables and the transformer's measures call it); from mpmath
+    logits every coefficient keeps its digits, however small."""
     log_z = log_softmax(logits)
     if _is_mp(log_z):
         return np.array([mp.exp(x) for x in log_z], dtype=object)
@@ -151,5 +156,5 @@ def on_simplex_error(z, tol=1e-12):
         return "has a zero entry (the claims need every z_k > 0; give logits instead)"
     total = mp.fsum(z) if _is_mp(np.asarray(z)) else float(np.sum(z))
     if abs(total - 1) > tol:
-        return f"sums to {mp.nstr(total, 17)}, not 1 within {tol:g}"
+        return f"sums to {decimal(total, 17, strip_zeros=True)}, not 1 within {tol:g}"
     return None

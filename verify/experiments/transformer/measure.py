@@ -2,13 +2,9 @@
 attends to the t + 1 keys 0..t): R = z_max / z_min, the share of coefficients below 1e-4 and
 1e-8, κ_J = λ_max / λ_min⁺ of J(z) = diag(z) − z zᵀ, and the Theorem 2 comparison.
 
-κ_J is λ_max(J) · λ_max(J⁺) with J⁺ = P D⁻¹ P (D = diag(z), P the projector onto T = 1^⊥):
-two *largest* eigenvalues of positive semidefinite matrices, which a dense symmetric solver
-returns to a few ulps relative to the matrix norm, i.e. to high relative accuracy.  J is formed
-with its diagonal z_i Σ_{j≠i} z_j (no cancellation when z_i ≈ 1) and D⁻¹ is scaled by z_min, so
-its entries z_min/z_j lie in (0, 1] whatever R is; every row of one length, across layers,
-heads and sequences, is one batched `numpy.linalg.eigvalsh` call.  Rows with a coefficient
-below float64's normal range go through the secular kernel's mpmath twin instead.
+κ_J is verify.numerics.jspectrum.log10_kappa_J_of: every row of one length, across layers, heads and
+sequences, in one batched float64 solve; rows with a coefficient below float64's normal range by the secular
+kernel's mpmath twin.
 
 Theorem 2 is read with H = I (no decoder: the loss curvature in z is the identity, L = μ = 1),
 so κ of J H J on T = 1^⊥ is κ_J².  It is compared with the Eq. (47) lower bound (L/μ)·R⁻² and
@@ -17,16 +13,15 @@ float64 log-domain from the attention logits, so z_min = 1e-40 is still seen.
 """
 import math
 
-import mpmath as mp
 import numpy as np
-from scipy.special import logsumexp
 
-from verify.numerics.secular import j_eigenvalues_mp, within_float_range
+from verify.numerics.jspectrum import log10_kappa_J_of
+from verify.numerics.secular import within_float_range
+from verify.numerics.softmax import log_softmax
 
 THRESHOLDS = (1e-4, 1e-8)
 TOLERANCE = 1e-9  # in log10: a bound "holds" unless it fails by more than this (float64 rounding of κ_J)
 LN10 = math.log(10.0)
-MP_DPS = 30
 COLUMNS = ("rows", "rows_mp", "log10_R_median", "log10_R_p90", "log10_R_p99", "log10_R_max", "frac_below_1e-4",
            "frac_below_1e-8", "log10_kappa_J_median", "log10_kappa_J_max", "eq47_holds", "interlace_lower_holds",
            "interlace_upper_holds", "log10_upper_over_kappa_median", "log10_kappa_over_lower_median",
@@ -34,36 +29,9 @@ COLUMNS = ("rows", "rows_mp", "log10_R_median", "log10_R_p90", "log10_R_p99", "l
 
 
 def attention_log_probs(attention_logits):
-    """log z in float64 from attention logits (…, T, T) with −∞ above the diagonal."""
-    s = np.asarray(attention_logits, dtype=np.float64)
-    top = np.max(s, axis=-1, keepdims=True)
-    with np.errstate(invalid="ignore"):
-        shifted = s - top  # −∞ stays −∞
-    return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
-
-
-def log10_kappa_J_rows(log_z):
-    """log10 κ_J of J(z) for each row of a stack (k, n) of natural-log coefficients (normalised
-    here), every coefficient inside float64's normal range."""
-    log_z = np.asarray(log_z, dtype=np.float64)
-    log_z = log_z - logsumexp(log_z, axis=-1, keepdims=True)
-    count, n = log_z.shape
-    diagonal = np.arange(n)
-    z = np.exp(log_z)
-    J = -z[:, :, None] * z[:, None, :]
-    J[:, diagonal, diagonal] = z * (z @ (1.0 - np.eye(n)))  # z_i (1 − z_i), 1 − z_i summed from the others
-    low = log_z.min(axis=-1)
-    s = np.exp(low[:, None] - log_z)  # z_min / z_j
-    scaled_pinv = s.sum(axis=-1)[:, None, None] / n**2 - (s[:, :, None] + s[:, None, :]) / n  # z_min · P D⁻¹ P
-    scaled_pinv[:, diagonal, diagonal] += s
-    top = np.linalg.eigvalsh(np.concatenate([J, scaled_pinv]))[:, -1]
-    return np.log10(top[:count]) + np.log10(top[count:]) - low / LN10
-
-
-def _log10_kappa_J_mp(log_z):
-    with mp.workdps(MP_DPS):
-        values = j_eigenvalues_mp(log_z=[float(v) for v in log_z], dps=MP_DPS)
-        return float(mp.log10(values[0]) - mp.log10(values[-2]))
+    """log z in float64 from attention logits (…, T, T) with −∞ above the diagonal (the one softmax; the JAX
+    model keeps jax.nn.softmax inside its jitted forward pass, where a numpy function cannot run)."""
+    return log_softmax(np.asarray(attention_logits, dtype=np.float64))
 
 
 def rows_measures(log_rows):
@@ -73,11 +41,7 @@ def rows_measures(log_rows):
     ordered = -np.sort(-np.asarray(log_rows, dtype=np.float64), axis=-1)
     count, n = ordered.shape
     inside = np.fromiter((within_float_range(row[-1:]) for row in ordered), bool, count)
-    kappa = np.empty(count)
-    if inside.any():
-        kappa[inside] = log10_kappa_J_rows(ordered[inside])
-    for index in np.nonzero(~inside)[0]:
-        kappa[index] = _log10_kappa_J_mp(ordered[index])
+    kappa = log10_kappa_J_of(ordered)
     lower = (ordered[:, 1] - ordered[:, -2]) / LN10 if n >= 3 else np.full(count, np.nan)
     below = np.stack([np.sum(ordered < math.log(t), axis=-1) for t in THRESHOLDS], axis=-1)
     return {"n": np.full(count, n), "log10_R": (ordered[:, 0] - ordered[:, -1]) / LN10, "log10_kappa_J": kappa,

@@ -66,6 +66,8 @@ def forward(params, tokens, heads):
         scores = jnp.einsum("bhtd,bhsd->bhts", q, k) / math.sqrt(head_width)
         scores = jnp.where(causal, scores, -jnp.inf)
         attention_logits.append(scores)
+        # jax.nn.softmax, not verify.numerics.softmax: this runs traced and jitted, and is differentiated by JAX
+        # (numpy cannot be); what is measured, the attention logits, goes through the one softmax afterwards
         mixed = jnp.einsum("bhts,bhsd->bhtd", jax.nn.softmax(scores, axis=-1), v)
         x = x + mixed.transpose(0, 2, 1, 3).reshape(batch, length, width) @ block["out"] + block["out_bias"]
         h = layer_norm(x, block["norm2"])

@@ -16,7 +16,7 @@ from verify.base import options
 from verify.base.errors import InputError
 from verify.numerics.curvature_balls import curvature_balls
 from verify.numerics.definite import positive_definite
-from verify.numerics.enclosures.curvature import MAX_DPS, NotSeparated, correct_digits, enclose_curvature
+from verify.numerics.enclosures.curvature import NotSeparated, correct_digits, enclose_curvature
 from verify.numerics.enclosures.exact import ExactMatrix
 from verify.numerics.precision import Log, bits_for, parse_number
 from verify.numerics.spectrum import CurvatureSpectrum
@@ -35,7 +35,7 @@ def enclose_case(log_z, H, dps=30):
     """(spectrum, bits, method): a CurvatureSpectrum of Arb balls for one example, the largest precision used
     (bits) and how the balls were obtained. log_z: exact logits (any number `parse_number` takes) or `Log(z)`
     for coefficients given as z; H: rows of exact numbers or a float64 ndarray, symmetric positive definite."""
-    options.dps(dps, 1, MAX_DPS)
+    options.dps(dps)
     log_z = _log_weights(log_z)
     exact = ExactMatrix(H, len(log_z))
     rows = exact.rows()

@@ -44,7 +44,6 @@ TAU = 2.0**-96  # float copies: entries below TAU are set to 0 (graded matrices 
 # ~100× slower; entries this small do not matter at float64 accuracy relative to the ~1 top eigenvalue); each
 # such change is ≤ TAU per entry, ≤ n·TAU in Frobenius norm, and is added to the error bound where made.
 NAMES = ("lambda_max", "lambda_min", "L_T", "mu_T", "L_amb", "mu_amb")
-MAX_DPS = 10_000  # digits an enclosure may be asked for (its own refinement goes past the options' MAX_DPS)
 
 
 def correct_digits(ball):
@@ -128,7 +127,7 @@ def enclose_curvature(log_z, H, dps=30):
     log_z: exact log-weights (Fraction or int logits, or `Log(z)` for coefficients given as z);
     H: float64 ndarray (exact binary values), rows of exact numbers or an ExactMatrix, symmetric positive definite.
     The spectrum is a CurvatureSpectrum of balls; `methods[name]` says how each was enclosed."""
-    options.dps(dps, 1, MAX_DPS)
+    options.dps(dps)
     n = len(log_z)
     if n < 2:
         raise InputError(f"an example needs at least 2 tokens (T = 1^⊥ is trivial for n = {n})")
