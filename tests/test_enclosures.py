@@ -337,7 +337,7 @@ def test_a_clustered_spd_h_of_condition_1e12_is_accepted():
     """Beyond 16 tokens the Kato–Temple path needs a gap below λ_min(H); a cluster has none, and the ball path
     encloses the case instead (it used to be refused as not SPD)."""
     n = 24
-    spectrum = enclose_curvature([Fraction(k, 100) for k in range(n)], _clustered(n), dps=20)
+    spectrum = enclose_curvature([Fraction(k, 100) for k in range(n)], _clustered(n), dps=30)
     with flint.ctx.workprec(128):
         assert abs(spectrum.mu_amb - flint.arb("1e-12")) < flint.arb("1e-30")
         assert abs(spectrum.L_amb - 1) < flint.arb("1e-30")
@@ -346,5 +346,5 @@ def test_a_clustered_spd_h_of_condition_1e12_is_accepted():
 
 def test_a_clustered_spd_h_beyond_the_ball_path_is_refused_in_one_clear_line():
     with pytest.raises(InputError, match="clustered") as refused:
-        enclose_curvature([Fraction(k, 100) for k in range(72)], _clustered(72), dps=20)
+        enclose_curvature([Fraction(k, 100) for k in range(72)], _clustered(72), dps=30)
     assert "positive definite, but" in str(refused.value)

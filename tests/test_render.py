@@ -313,7 +313,7 @@ def test_a_contradiction_exits_3_with_one_loud_line(tmp_path, monkeypatch, capsy
     claims.write_text('[[claim]]\nid = "bad.fact"\nholds = "z_min <= 1/n"\n')
     contradiction = _result("CONTRADICTION", _search_evidence(note="CONTRADICTION: proved, yet refuted"), "bad.fact")
     report = Report(0, 50, 10, (contradiction,), 0.1, command="claims")
-    monkeypatch.setattr("verify.api._run_claims", lambda *args, **kwargs: report)  # the CLI goes through verify.api
+    monkeypatch.setattr("verify.claims.verdicts.decide.run_claims", lambda *args, **kwargs: report)  # the CLI goes through verify.api
     assert cli.main(["claims", str(claims), "--out", str(tmp_path / "certificates")]) == 3
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "CONTRADICTION" in err[0] and "bad.fact" in err[0]

@@ -28,7 +28,11 @@ def decide_exactly(tree, case, ties_only=False):
     `ties_only`, None also when a comparison it read is not a tie (its margin is then not 0: the balls find it)."""
     if case.n > EXACT_MAX_N:
         return None
-    return _decided(tree, _exact_case(case), ties_only)
+    try:
+        at = _exact_case(case)
+    except (Undecidable, ArithmeticError, ValueError):  # a size beyond the limits, flint's refusals
+        return None
+    return _decided(tree, at, ties_only)
 
 
 def _decided(tree, at, ties_only=False):

@@ -16,7 +16,8 @@ import time
 from verify.claims.certificates import check as certificates
 from verify.claims.certificates.files import write, write_confirmed
 from verify.claims.cases.structured import StructuredCase
-from verify.claims.search.engine import CANDIDATES, Decider, collect, first_certified, search_outcome, single_tasks
+from verify.claims.search.engine import CANDIDATES, Decider, collect, first_certified, search_outcome
+from verify.claims.search.tasks import single_tasks
 from verify.claims.search.structured import run_structured
 from verify.claims.certificates.stored_claim import MAX_CHECK_N
 from verify.claims.executors import run_tasks
