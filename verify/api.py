@@ -6,7 +6,6 @@ Every function checks its own arguments, returns a result object and never print
 `verify.InputError` with a one-line message that names the parameter, the value and the fix. Nothing
 is written to disk unless asked (`out=`).
 """
-from verify.base.printable import shown
 from pathlib import Path
 
 from verify.base import options
@@ -28,6 +27,8 @@ from verify.base.errors import InputError
 from verify.base.files import checked_path
 from verify.numerics.curvature import CurvatureSpectrum, curvature_precise  # noqa: F401 (re-exported by verify)
 from verify.numerics.jspectrum import j_spectrum_report
+from verify.base.printable import shown
+
 
 def make_case(logits=None, H=None, z=None, L=None, mu=None):
     """A validated `Case` from attention logits (or coefficients `z`) and a symmetric positive definite H.

@@ -21,7 +21,6 @@ A local cluster has at most one worker per usable core (the tasks are CPU-bound:
 add start-up time and memory), no dashboard, listens on loopback ports the system chooses (never
 8787), and nothing from Dask, Tornado or Bokeh reaches stderr.
 """
-from verify.base.printable import shown
 import contextlib
 import logging
 import os
@@ -34,6 +33,7 @@ from verify.base.errors import InputError
 from verify.claims.forking import Forked, can_fork, forking_by_default, forks_by_default  # noqa: F401 (re-exported)
 from verify.claims.interrupts import Interrupted, check_stop, remembered_interrupts, shielded  # noqa: F401 (used here and re-exported)
 from verify.claims.scheduler import CONNECT_TIMEOUT, check_answers, import_dask, security_for
+from verify.base.printable import shown
 
 MIN_TASKS_FOR_CLUSTER = 140  # fewer tasks run in process by default (theorem2: --samples below about 4000)
 QUIET = logging.CRITICAL + 1  # above every level Dask logs at

@@ -4,12 +4,12 @@ Evidence records say what was searched and found; each documents its fields (as 
 OptimizeResult does) and turns itself into JSON with `to_json` (fields left None are omitted).
 The CLI renders them by type, never by guessing from keys.
 """
-from verify.base.printable import shown
 import dataclasses
 import enum
 from dataclasses import dataclass, field
 
 from verify.base.versions import package_versions
+from verify.base.printable import shown
 
 
 class Evidence:

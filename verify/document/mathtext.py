@@ -6,7 +6,6 @@ LaTeX text with the math in `$…$` (words stay text, runs of symbols, subscript
 names become math), and `math` turns a formula into math-mode LaTeX.  SymPy symbols may carry
 such Unicode names (`∇²L(p*)`): the terminal shows them as they are, the LaTeX printer converts them.
 """
-from verify.base.printable import shown
 import re
 import unicodedata
 
@@ -14,6 +13,8 @@ from sympy import Symbol
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.pretty.pretty import PrettyPrinter
 from sympy.printing.pretty.stringpict import prettyForm
+
+from verify.base.printable import shown
 
 GREEK = {"α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ε": r"\varepsilon", "ϵ": r"\epsilon",
          "ζ": r"\zeta", "η": r"\eta", "θ": r"\theta", "ϑ": r"\vartheta", "ι": r"\iota", "κ": r"\kappa", "λ": r"\lambda",

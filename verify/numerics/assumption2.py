@@ -15,7 +15,6 @@ largest sizes allowed, (n, N, d) = (2, 50, 2000), (2, 500, 200) or (100, 10, 200
 took 18–24 s on a shared 2-core machine under a load of 6 (n·N·d = 10⁶ took 143 s there). It also
 refuses N = 1: with one sequence there is nothing to decouple (the decoupled rate 1 − 1/κ is 0).
 """
-from verify.base.printable import shown
 import math
 from dataclasses import dataclass
 
@@ -27,6 +26,7 @@ from verify.numerics import dynamics, model
 from verify.numerics.model import orthonormal_keys
 from verify.numerics.precision import CERTIFY_DPS
 from verify.numerics.softmax import jacobian
+from verify.base.printable import shown
 
 MAX_ROWS = 1000  # n·N: the nN × nN matrices are dense
 MAX_D = 2000  # key dimension

@@ -14,7 +14,6 @@ eigenvalues on T are the roots of Σ_i 1/(h_i − λ) = 0; J's eigenvalues j_k a
 Σ z_j/(z_j − λ) = 0 (`secular_balls`, exact ties deflated exactly).
 Any field is None when its quantity could not be enclosed at this precision; the others stand.
 """
-from verify.base.printable import shown
 import flint
 
 from verify.base.errors import InputError
@@ -26,6 +25,7 @@ from verify.numerics.softmax import exact_keys, extreme_ratio, jacobian_balls, s
 from verify.numerics.spectrum import CurvatureSpectrum
 from verify.numerics.structure import diagonal, isotropic
 from verify.numerics.tangent import tangent_basis_arb
+from verify.base.printable import shown
 
 WANTS = ("j", "lam")
 

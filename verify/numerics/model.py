@@ -8,13 +8,13 @@ Square loss ℓ = ½(ŷ − y)²: g = r u, ∇²_z ℓ = u uᵀ; logistic loss �
 g = −y s(−yŷ) u, ∇²_z ℓ = s(ŷ)s(−ŷ) u uᵀ.  Everything is batched over the N examples and
 matrix-free: a Hessian-vector product costs O(N n d) and never forms d × d.
 """
-from verify.base.printable import shown
 from dataclasses import dataclass
 
 import numpy as np
 
 from verify.base.errors import InputError
 from verify.numerics.softmax import softmax
+from verify.base.printable import shown
 
 LOSSES = ("square", "logistic")
 KEY_KINDS = ("orthonormal", "closest", "gaussian")

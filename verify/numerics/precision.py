@@ -13,7 +13,6 @@ Bounds on a user number (one set, for every input path):
   MAX_BITS bits in its numerator and denominator: what the two bounds above allow a decimal.
 Decimal text is ASCII only ("١" is refused, although Python's own parsers read it as 1).
 """
-from verify.base.printable import shown
 import functools
 import math
 import re
@@ -28,6 +27,7 @@ from mpmath.libmp import from_man_exp, from_rational, round_nearest
 
 from verify.base.errors import InputError
 from verify.base.options import CERTIFY_DPS, MAX_DPS, MIN_DPS  # noqa: F401 (stated once, there)
+from verify.base.printable import shown
 
 DIGITS = 30  # significant digits of every number written to JSON
 MAX_EXPONENT = 100_000  # |decimal exponent| a user number may carry

@@ -16,7 +16,6 @@ n range, family and whether it was taken as given (`assumed`); `check` proves ea
 given again, from the facts and the lemmas before it, and the verdict ("proved assuming a, b") must name
 exactly the lemmas taken as given that the proof rests on, directly or through another lemma.
 """
-from verify.base.printable import shown
 import math
 
 from verify.claims.cases.case import parse_case
@@ -30,6 +29,7 @@ from verify.claims.prover.solvers import both_prove, proved_by_both, said, versi
 from verify.claims.results import CheckResult
 from verify.base.errors import InputError
 from verify.claims.claimfile import MAX_CLAIMS
+from verify.base.printable import shown
 
 MAX_USER_LEMMAS = MAX_CLAIMS  # a claim file's lemmas a proof certificate may list (a file holds at most this many)
 

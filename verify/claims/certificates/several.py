@@ -1,6 +1,5 @@
 """T2.multi's certificate, kind "several-examples": the examples, the integer generator of the keys, both sides
 as Arb balls (verify.claims.cases.multi_balls), and `check`'s re-check of it (disjoint balls refute T2.multi)."""
-from verify.base.printable import shown
 import flint
 
 from verify.claims.certificates import format as certificate_format
@@ -11,6 +10,7 @@ from verify.claims.results import CheckResult
 from verify.base.errors import InputError
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.precision import decimal, exact_decimal
+from verify.base.printable import shown
 
 INEQUALITY = "κ(KᵀMK on range) = max_i λ_max(B_i) / min_i λ_min(B_i)"
 MAX_D = 24  # key dimension of a certificate's generator: check stays within seconds

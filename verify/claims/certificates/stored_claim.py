@@ -1,12 +1,12 @@
 """Which claim a certificate speaks of, and whether its example lies in that claim's domain: the package's
 own claim for a built-in id (its text and domain must be the package's), or the user claim that the
 certificate's text, domain and SHA-256 describe (and, given the claim file, the file's claim of that id)."""
-from verify.base.printable import shown
 import math
 
 from verify.claims.record import FormulaClaim, in_family
 from verify.claims.builtin.registry import REGISTRY, get_claim
 from verify.base.errors import InputError
+from verify.base.printable import shown
 
 MAX_CHECK_N = 50  # a certificate's example has at most this many tokens (dense balls: 200 took 71 s at 200 bits)
 
