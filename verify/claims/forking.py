@@ -86,7 +86,10 @@ def _forked_start():
 
 def _forked_task(index):
     label, function, args = _FORKED_TASKS[index]
-    return index, function(*args)
+    try:
+        return index, function(*args)
+    except KeyboardInterrupt:  # a Ctrl-C came before the fork (its stop flag is inherited): no traceback here,
+        return index, None  # the parent's own check_stop ends the run on this result
 
 
 def can_fork():
