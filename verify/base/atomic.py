@@ -1,10 +1,10 @@
 """Atomic writes: a temporary file in the target folder, then a rename; never a half-written file."""
-from verify.base.printable import shown
 import os
 import tempfile
 from pathlib import Path
 
 from verify.base.errors import InputError
+from verify.base.printable import shown
 
 
 NAME_MAX = 255  # bytes in one file name on the usual file systems

@@ -1,11 +1,11 @@
 """Reading an input file: only a regular file (never a named pipe, a device such as /dev/zero, a folder), named
 by a path (never an int, which Python would take for an open file descriptor), and never more than a stated
 number of bytes. Each refusal is one InputError naming the file and the fix."""
-from verify.base.printable import shown
 import os
 import stat
 
 from verify.base.errors import InputError
+from verify.base.printable import shown
 
 
 def checked_path(path, what, parameter=None):

@@ -2,14 +2,14 @@
 and experiment names, assumption2's dimensions and plot), used by the
 library API and by the command line alike: each returns the value or raises InputError naming the parameter, the
 value and the fix (the CLI only adds its flag's spelling). The bounds on size and cost are stated here, once.
-A leaf module: it imports nothing of the package but its errors (and, to check a plot's folder, the leaf
+A leaf module: it imports nothing of the package but its errors and echoes (and, to check a plot's folder, the leaf
 verify.base.atomic), so the command line starts fast."""
 
-from verify.base.printable import shown
 import os
 from urllib.parse import urlsplit
 
 from verify.base.errors import InputError
+from verify.base.printable import shown
 
 MIN_DPS = 30  # every dps accepted (library and command line) lies in MIN_DPS..MAX_DPS: the least that can certify a margin
 CERTIFY_DPS = 50  # docs/spec.md §4: a counterexample is re-checked at ≥ 50 digits

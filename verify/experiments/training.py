@@ -4,7 +4,6 @@
 the prompt p is trained, and the decoder v too when `train_v`.  A student–teacher problem
 draws a teacher (p*, v*) whose attention is as peaked as `sparsity` asks.
 """
-from verify.base.printable import shown
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -12,6 +11,7 @@ import numpy as np
 from verify.base.errors import InputError
 from verify.numerics.model import jacobian_times, keys as draw_keys, sigmoid
 from verify.numerics.softmax import softmax
+from verify.base.printable import shown
 
 LOSSES = ("square", "logistic")
 ATTENTIONS = ("softmax", "linear")

@@ -8,7 +8,6 @@ verify.numerics.assumption2. Which d each claim is about is decided here: T2.up 
 violations of A2.dim are about d < nN, the decoupled formulas of A2.decouple compare d ≥ nN with d < nN,
 and A2.seq needs d ≥ n.
 """
-from verify.base.printable import shown
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +19,7 @@ from verify.numerics.assumption2 import (ROUNDING, SYMBOLIC_SIZES, check_sizes, 
                                          least_violation_bound, per_sequence_keys, symbolic_rank_proof,
                                          under_parameterized, violation)
 from verify.numerics.model import orthonormal_keys
+from verify.base.printable import shown
 
 MAX_SAMPLES = 10_000  # random cases per check: T2.up decides samples/10 cases at each d < nN
 

@@ -18,7 +18,6 @@ Bounds (each refused in one line that names the fix):
   L ≥ λ_max(H), 0 < μ ≤ λ_min(H): all proved rigorously (`verify.numerics.definite`: Rump's float64
   criterion at the matrix's own scale, an exact decision up to 64 rows when that is inconclusive).
 """
-from verify.base.printable import shown
 import difflib
 import functools
 import json
@@ -31,6 +30,7 @@ from verify.base.errors import InputError
 from verify.base.files import read_bounded
 from verify.numerics.definite import EXACT_MAX, positive_definite
 from verify.numerics.precision import Log, exact_decimal, parse_number, to_float
+from verify.base.printable import shown
 
 LOGIT_LIMIT = 10**6  # |logit| bound: coefficients down to e^(−2·10⁶) are fine, 1e308 is a typo
 MATRIX_LIMIT = 10**300  # |H_ij|, L, μ stay inside float64's range (the search path reads them)

@@ -8,7 +8,6 @@ same from the inputs alone and compares with what was recorded.
 """
 import math
 
-from verify.base.printable import shown
 import flint
 import mpmath as mp
 
@@ -24,6 +23,7 @@ from verify.claims.language.text import to_text
 from verify.claims.language.values import ball_point, ball_spectrum
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.precision import bits_for
+from verify.base.printable import shown
 
 MAX_BITS = 1 << 15
 FULL_PRECISION_N = 8  # up to this n the precision may rise to MAX_BITS; beyond, to MAX_BITS·(8/n)³ (dense balls ~ n³)

@@ -10,7 +10,6 @@ Three kinds share one format (JSON; keys validated exactly: an unknown or missin
 One tolerance rule for every recorded number (`side_matches`): a recorded decimal of at least the certificate's
 digits lies in the recomputed ball, widened by half a unit in the decimal's last digit and nothing more.
 """
-from verify.base.printable import shown
 import re
 
 import flint
@@ -21,6 +20,7 @@ from verify.base.errors import InputError
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.precision import decimal
 from verify.base.options import CERTIFY_DPS, MAX_DPS
+from verify.base.printable import shown
 
 FORMAT = "verify-certificate/2"
 _HEAD = ("format", "kind", "claim", "reading")

@@ -5,7 +5,6 @@ Every node kind is checked against a whitelist; numbers are read exactly from th
 comparison `a <= b < c` becomes And of the pairs. Index expressions (the k of z(k)) are linear
 integer expressions in n (and, in the fact library only, in k), checked against the claim's n range.
 """
-from verify.base.printable import shown
 import ast
 import difflib
 import math
@@ -17,6 +16,7 @@ from verify.claims.language.quantities import BY_NAME, CONSTANTS, FUNCTIONS, IND
 from verify.claims.language.syntax import (And, BinOp, Call, Compare, ForAll, Index, IndexValue, Item, Name, Neg,
                                            Not, Num, Or)
 from verify.base.errors import InputError
+from verify.base.printable import shown
 
 MAX_TEXT = 2000
 MAX_NODES = 400

@@ -24,7 +24,6 @@ defined at a case when every operation in it is; it holds there iff it is define
 comparisons, joined by and / or / not / forall, hold (a `forall` over no index holds). Every part of a
 claim counts: `a or b` with `a` true and `b` undefined is undefined, so it fails (no part is skipped).
 """
-from verify.base.printable import shown
 import functools
 from dataclasses import dataclass
 from fractions import Fraction
@@ -33,6 +32,7 @@ from verify.claims.language.quantities import canonical, index_bounds
 from verify.claims.language.syntax import And, BinOp, Call, Compare, ForAll, Index, IndexValue, Item, Name, Neg, Not, Num, Or
 from verify.claims.language.text import index_text, instantiate
 from verify.base.errors import InputError
+from verify.base.printable import shown
 
 NONZERO, NONNEG, POSITIVE = "≠ 0", "≥ 0", "> 0"
 EXACT_TEST = {NONZERO: lambda v: v != 0, NONNEG: lambda v: v >= 0, POSITIVE: lambda v: v > 0}

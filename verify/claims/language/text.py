@@ -3,11 +3,11 @@
 The text re-parses to the same tree, so it serves as a label (the binding comparison of a
 counterexample), as the statement a certificate stores, and in error messages.
 """
-from verify.base.printable import shown
 import functools
 from fractions import Fraction
 
 from verify.claims.language.syntax import And, BinOp, Call, Compare, ForAll, IndexValue, Item, Name, Neg, Not, Num, Or
+from verify.base.printable import shown
 
 PRECEDENCE = {"or": 1, "and": 2, "not": 3, "compare": 4, "+": 5, "-": 5, "*": 6, "/": 6, "neg": 7, "**": 8, "atom": 9}
 

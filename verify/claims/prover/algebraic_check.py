@@ -15,7 +15,6 @@ m·N > 0 then gives N > 0).
 `check_algebra` re-derives the setting from the claim, the piece and the cited facts and expands both
 sides exactly over QQ: no SMT solver is involved. `algebra_from_data` reads the stored form back.
 """
-from verify.base.printable import shown
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,6 +22,7 @@ from fractions import Fraction
 from sympy import QQ
 
 from verify.claims.prover.algebraic import setting
+from verify.base.printable import shown
 
 MAX_TERM_POWER = 64  # a stored monomial's powers (a certificate is data: it may not ask for x**10**9)
 # A certificate is bounded before anything is expanded, so that checking it costs time about linear in its size (an

@@ -15,7 +15,6 @@ Everything shrinks toward small n, zero logits (the uniform vector) and small in
     ... def test_my_bound(case):
     ...     ...  # case.logits, case.H (rows): exact Fractions in a verify.claims.cases.case.Case
 """
-from verify.base.printable import shown
 import functools
 from fractions import Fraction
 
@@ -24,6 +23,7 @@ from hypothesis import strategies as st
 from verify.base import options
 from verify.base.errors import InputError
 from verify.claims.cases.case import LOGIT_LIMIT, MAX_MATRIX_N, Case
+from verify.base.printable import shown
 
 FAMILIES = ("spd", "isotropic", "diagonal")
 MAX_N = 2 * MAX_MATRIX_N  # rows of a drawn case (the search draws a few past a claim's least n, which reaches 1000)

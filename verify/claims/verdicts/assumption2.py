@@ -1,7 +1,6 @@
 """Deciding the Assumption 2 claims (verify.claims.builtin.assumption2 states them and their checkers): the
 default sweep's verdicts (`run_assumption2`), and one user's dimensions (`check_dimensions`). A checker's outcome
 becomes a verdict through `verdict_of`, as for every claim."""
-from verify.base.printable import shown
 import time
 from dataclasses import dataclass
 
@@ -17,6 +16,7 @@ from verify.claims.results import ClaimResult, InterruptedEvidence, Report
 from verify.claims.verdicts.decide import verdict_of
 from verify.numerics.assumption2 import REDECIDE_DPS, Decoupling, check_sizes, decoupling, readings
 from verify.numerics.precision import decimal
+from verify.base.printable import shown
 
 
 @dataclass(frozen=True)

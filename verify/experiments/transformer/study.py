@@ -5,7 +5,6 @@ steps.  `run_transformer_study` validates every input before it writes anything,
 reports through an optional `progress(fraction, label)` callback and returns the seconds of each
 phase.  Same seed, same numbers.
 """
-from verify.base.printable import shown
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -18,6 +17,7 @@ from verify.experiments.transformer import corpus as corpora
 from verify.experiments.transformer.measure import measure_attention
 from verify.experiments.transformer.model import jax_modules
 from verify.experiments.transformer.training import OPTIMIZERS, schedule, timed, train_candidates
+from verify.base.printable import shown
 
 
 @dataclass(frozen=True)
