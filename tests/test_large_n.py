@@ -69,3 +69,56 @@ def test_spectrum_s_kappa_agrees_with_the_curvature_spectrum():
     report = verify.j_spectrum(case, 40)
     with __import__("mpmath").workdps(40):
         assert abs(report.kappa_JHJ / verify.curvature_spectrum(case, 40).kappa - 1) < 1e-35
+
+
+def test_a_case_held_as_float64_builds_its_fractions_only_when_read_and_equals_its_fraction_form():
+    """Random, corner and drawn cases keep a float64 H (exact values): no n² Fractions unless `H` is read; hash and
+    equality agree with the same case built from Fractions, survive pickling, and tell different cases apart."""
+    import pickle
+
+    import numpy as np
+
+    from verify.claims.cases.case import Case
+
+    lazy = sampling.random_case(0, 2, (60, 60))
+    assert "H" not in vars(lazy) and lazy.has_H and not lazy.exact_H_float().flags.writeable
+    twin = Case.with_float_H(lazy.logits, lazy.exact_H_float())
+    assert twin == lazy and hash(twin) == hash(lazy) and "H" not in vars(twin)  # compared as arrays
+    rows = tuple(tuple(Fraction(v) for v in row) for row in lazy.exact_H_float().tolist())
+    eager = Case(lazy.logits, rows)
+    assert hash(eager) == hash(lazy) and eager == lazy and lazy == eager
+    assert lazy.H == rows and all(type(v) is Fraction for row in lazy.H for v in row)
+    moved = np.array(lazy.exact_H_float())
+    moved[5, 7] = moved[7, 5] = np.nextafter(moved[5, 7], 1.0)  # one ulp off the first row and the diagonal
+    other = Case.with_float_H(lazy.logits, moved)
+    assert other != lazy and other != eager and Case(lazy.logits, other.H) != lazy
+    thawed = pickle.loads(pickle.dumps(twin))
+    assert thawed == lazy and hash(thawed) == hash(lazy) and thawed.H == rows
+    assert Case.from_arrays([0, -1], [[2, 1], [1, 3]]).H == ((2, 1), (1, 3))  # integers float64 holds: exact too
+    big = Case.from_arrays([0, -1], [[2**60 + 1, 0], [0, 1]])  # beyond 2⁵³: kept as Fractions
+    assert big.exact_H_float() is None and big.H[0][0] == 2**60 + 1
+
+
+def test_positive_definiteness_of_float64_rows_whose_zeros_scaling_would_amplify():
+    """H given as float64 values (case mode's path for a float64 case) with zeros beside a tiny diagonal: the
+    entries that scaling makes unsafe are converted again from the exact values (floats taken exactly)."""
+    import numpy as np
+
+    from verify.numerics.definite import positive_definite
+
+    H = np.diag([1e-300, 1e-20, 3.0])
+    assert positive_definite(H.tolist(), floats=H) is True
+    H[1, 2] = H[2, 1] = 1.0  # the minor 1e-20 · 3 − 1 < 0
+    assert positive_definite(H.tolist(), floats=H) is False
+
+
+def test_the_command_runs_one_blas_thread_per_process_unless_told_otherwise():
+    import os
+    import subprocess
+    import sys
+
+    show = "import verify.commandline, os; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    assert subprocess.run([sys.executable, "-c", show], env=env, capture_output=True, text=True).stdout.strip() == "1"
+    env["OPENBLAS_NUM_THREADS"] = "2"
+    assert subprocess.run([sys.executable, "-c", show], env=env, capture_output=True, text=True).stdout.strip() == "2"

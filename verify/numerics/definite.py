@@ -32,7 +32,7 @@ BALL_MAX_BITS = 1 << 16  # the most precision the ball LDLᵀ is tried at (1e-50
 
 def positive_definite(H, shift=0, strict=True, floats=None):
     """True / False / None (undecided): is H − shift·I positive definite (strict) or semidefinite?
-    H: square rows of exact rationals (Fraction or int), symmetric; shift: an exact rational; `floats`: H's
+    H: square rows of exact numbers (Fraction, int, or float64 values, each taken exactly), symmetric; shift: an exact rational; `floats`: H's
     float64 copy (each entry correctly rounded), when the caller has one."""
     n = len(H)
     shift = Fraction(shift)
@@ -121,7 +121,7 @@ def _scaled_floats(H, shift, scales, floats=None):
     # those are converted again from the exact value, as are the overflowed ones
     unsafe = ((np.abs(A) < 2.0**-1021) & (k[:, None] + k[None, :] > 0)) | ~np.isfinite(scaled)
     for i, j in zip(*np.nonzero(unsafe)):
-        exact = (H[i][j] - (shift if i == j else 0)) * Fraction(2) ** int(k[i] + k[j])
+        exact = (Fraction(H[i][j]) - (shift if i == j else 0)) * Fraction(2) ** int(k[i] + k[j])  # H may hold floats
         try:
             scaled[i, j] = to_float(exact)
         except OverflowError:

@@ -44,25 +44,71 @@ KEYS = ("z", "logits", "H", "L", "mu")
 @dataclass(frozen=True)
 class Case:
     """A hashable record of exact numbers: logits (Fractions, or `Log(z_k)` when z was given), H's rows,
-    optional L, μ, and which of z / logits the user gave."""
+    optional L, μ, and which of z / logits the user gave.
+
+    A case whose H holds float64 values (the search's random cases, the corners, the drawn cases whose entries fit
+    float64) keeps them as one read-only float64 array, each entry exactly the rational it denotes: its rows of
+    Fractions are built only when something reads `H` (10⁶ Fractions take seconds at n = 1000), and its hash,
+    equality and float copy come from the array."""
 
     logits: tuple  # Fraction; when z is given, Log(z_k) (softmax of it is z renormalised)
-    H: tuple  # rows of Fraction
+    H: tuple  # rows of Fraction (built on first use when the case holds H as an exact float64 array)
     L: object = None
     mu: object = None
     given: str = "logits"  # which of "z" / "logits" the user gave
+
+    def __getattr__(self, name):
+        """`H` of a case built from an exact float64 array: its rows of Fractions, built once on first use."""
+        exact = self.__dict__.get("_H_exact") if name == "H" else None
+        if exact is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        rows = _fraction_rows(exact)
+        object.__setattr__(self, "H", rows)
+        return rows
 
     def __hash__(self):
         return self._hash
 
     @functools.cached_property
     def _hash(self):
-        """Hashing a Fraction costs a modular inverse: a case is hashed once, not at every cache look-up."""
-        return hash((self.logits, self.H, self.L, self.mu, self.given))
+        """The logits, H's diagonal and first row (enough to tell cases apart; equality compares everything), L, μ.
+        Float64 values and the Fractions equal to them hash alike, so the array and the rows give one hash; no str
+        is hashed (its hash differs between processes, and a case carries this one when it is pickled)."""
+        exact = self.exact_H_float()
+        if exact is not None:
+            sample = (tuple(exact.diagonal().tolist()), tuple(exact[0].tolist()))
+        elif self.H is None:
+            sample = None
+        else:
+            sample = (tuple(row[i] for i, row in enumerate(self.H)), tuple(self.H[0]))
+        return hash((self.logits, sample, self.L, self.mu, self.given == "z"))
+
+    def __eq__(self, other):
+        """Equal exact numbers (float64 arrays compared as arrays: their entries are the exact values)."""
+        if self is other:
+            return True
+        if not isinstance(other, Case):
+            return NotImplemented
+        if hash(self) != hash(other) or (self.logits, self.L, self.mu, self.given) != (other.logits, other.L,
+                                                                                        other.mu, other.given):
+            return False
+        mine, theirs = self.exact_H_float(), other.exact_H_float()
+        if mine is not None and theirs is not None:
+            return bool(np.array_equal(mine, theirs))
+        return self.H == other.H
 
     @property
     def n(self):
         return len(self.logits)
+
+    @property
+    def has_H(self):
+        """Whether the case has an H (without building its rows)."""
+        return "_H_exact" in self.__dict__ or self.H is not None
+
+    def exact_H_float(self):
+        """H as a read-only float64 array whose entries are exactly H's, when the case holds it so; else None."""
+        return self.__dict__.get("_H_exact")
 
     def log_z_float(self):
         s = np.array([float(v) for v in self.logits])
@@ -72,7 +118,9 @@ class Case:
     def H_float(self):
         """H in float64 (a copy: the caller may change it), converted once per case (n² Fractions at n = 1000 take
         a second)."""
-        cached = self.__dict__.get("_H_float")
+        cached = self.__dict__.get("_H_exact")
+        if cached is None:
+            cached = self.__dict__.get("_H_float")
         if cached is None:
             cached = np.array([[float(v) for v in row] for row in self.H])
             object.__setattr__(self, "_H_float", cached)
@@ -103,11 +151,49 @@ class Case:
     def from_arrays(cls, logits, H, L=None, mu=None):
         """From float64 (or integer) arrays, each value taken exactly."""
         exact = lambda v: Fraction(int(v)) if isinstance(v, (int, np.integer)) else Fraction(float(v))
-        case = cls(tuple(exact(v) for v in logits), tuple(tuple(exact(v) for v in row) for row in H),
-                   None if L is None else exact(L), None if mu is None else exact(mu))
-        if isinstance(H, np.ndarray) and H.dtype == np.float64:  # every float64 is exact: the same values
-            object.__setattr__(case, "_H_float", H.copy())
+        floats = exact_floats(H)
+        if floats is None:
+            return cls(tuple(exact(v) for v in logits), tuple(tuple(exact(v) for v in row) for row in H),
+                       None if L is None else exact(L), None if mu is None else exact(mu))
+        return cls.with_float_H(tuple(exact(v) for v in logits), floats, None if L is None else exact(L),
+                                None if mu is None else exact(mu))
+
+    @classmethod
+    def with_float_H(cls, logits, H, L=None, mu=None, given="logits"):
+        """A case whose H is a float64 array of exact values (its rows of Fractions are built on first use)."""
+        H = np.array(H, dtype=np.float64)  # a copy, which the case alone holds
+        if not np.isfinite(H).all():
+            raise ValueError("H has an entry that is not finite; every entry of a case is an exact number")
+        H.setflags(write=False)
+        case = object.__new__(cls)
+        for name, value in (("logits", tuple(logits)), ("L", L), ("mu", mu), ("given", given), ("_H_exact", H)):
+            object.__setattr__(case, name, value)
         return case
+
+
+def exact_floats(H):
+    """H as a float64 array with exactly its values, when H is a float64 array, or integers float64 holds exactly
+    (|v| ≤ 2⁵³); else None."""
+    if not isinstance(H, np.ndarray):
+        if not isinstance(H, (list, tuple)) or not all(type(v) is int for row in H for v in row):
+            return None
+        try:
+            H = np.array(H, dtype=np.int64)
+        except OverflowError:
+            return None
+    if H.ndim != 2 or H.shape[0] != H.shape[1]:
+        return None
+    if H.dtype == np.float64:
+        return H
+    if H.dtype.kind in "iu" and (H.size == 0 or -(2**53) <= int(H.min()) and int(H.max()) <= 2**53):
+        return H.astype(np.float64)
+    return None
+
+
+def _fraction_rows(H):
+    """The rows of Fractions of a float64 array (one Fraction per distinct value: H = I shares two)."""
+    made = {}
+    return tuple(tuple(made[v] if v in made else made.setdefault(v, Fraction(v)) for v in row) for row in H.tolist())
 
 
 def read_json(path, what):

@@ -113,7 +113,7 @@ class Decider:
         Arb eigen-enclosure: 5 s at n = 64, 33 s at 128, cubic and worse beyond): every eigenvalue λ(k) is then
         decided in float64 or left undecided (the report counts it so), and the curvature goes from float64 straight
         to case mode's rigorous enclosure (verified Kato–Temple bounds: seconds at n = 1000)."""
-        if case.n <= LAM_PRECISE_N or case.H is None:
+        if case.n <= LAM_PRECISE_N or not case.has_H:
             return ("float", self.dps, 2 * self.dps, "balls")
         if "lam" in self.needs:
             return ("float",)
@@ -126,7 +126,8 @@ class Decider:
 
         from verify.numerics.enclosures.case import enclose_case
 
-        spectrum, bits, _ = enclose_case(case.logits, case.H, self.dps)
+        exact = case.exact_H_float()  # H's own float64 values, when it holds them: no rows of Fractions to scan
+        spectrum, bits, _ = enclose_case(case.logits, case.H if exact is None else exact, self.dps)
         with flint.ctx.workprec(bits):
             if "j" in self.needs:
                 spectrum = dataclasses.replace(spectrum, j=ball_spectrum(case, frozenset({"j"})).j)

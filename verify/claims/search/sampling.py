@@ -112,7 +112,7 @@ def corner_cases(n_range, family="spd"):
         coefficients = _corner_coefficients(n)
         keep = scaled(len(coefficients) * len(makers), n)  # the classic tie (uniform z, H = I) first
         hessians = [make() for make in makers[:keep]]  # each an n × n exact matrix: built once, shared by the cases
-        out += [Case(logits, H, given=given) for logits, given in coefficients for H in hessians][:keep]
+        out += [_corner_case(logits, H, given) for logits, given in coefficients for H in hessians][:keep]
     return out
 
 
@@ -125,18 +125,24 @@ def _corner_coefficients(n):
     return [((Fraction(0),) * n, "logits"), (equal_bottom, "z"), (floor, "logits")]
 
 
+def _corner_case(logits, H, given):
+    """A corner case; H a float64 array of exact values (small integers) or rows of Fractions."""
+    return Case.with_float_H(logits, H, given=given) if isinstance(H, np.ndarray) else Case(logits, H, given=given)
+
+
 def _corner_hessians(n, family):
-    """The corner Hessians of a family at n, as functions that build them (only those used are built)."""
-    one, zero = Fraction(1), Fraction(0)
-    diagonal = lambda values: tuple(tuple(values[i] if i == j else zero for j in range(n)) for i in range(n))
-    identity = lambda: diagonal([one] * n)
+    """The corner Hessians of a family at n, as functions that build them (only those used are built): float64
+    arrays where every entry is a small integer (exact), rows of Fractions otherwise."""
+    zero = Fraction(0)
+    identity = lambda: np.eye(n)
     if family == "isotropic":
-        return [identity, lambda: tuple(tuple(one + (i == j) for j in range(n)) for i in range(n)),
+        return [identity, lambda: np.eye(n) + np.ones((n, n)),
                 lambda: tuple(tuple((i == j) - Fraction(1, 2 * n) for j in range(n)) for i in range(n))]
-    out = [identity, lambda: diagonal([Fraction(k) for k in range(1, n + 1)]),
-           lambda: diagonal([EXTREME] + [1 / EXTREME] * (n - 1))]
+    extreme = [EXTREME] + [1 / EXTREME] * (n - 1)
+    out = [identity, lambda: np.diag(np.arange(1.0, n + 1)),
+           lambda: tuple(tuple(extreme[i] if i == j else zero for j in range(n)) for i in range(n))]
     if family == "spd":  # tridiagonal 2, 1: not diagonal, not aligned with 1
-        out.append(lambda: tuple(tuple(Fraction(2 if i == j else abs(i - j) == 1) for j in range(n)) for i in range(n)))
+        out.append(lambda: 2 * np.eye(n) + np.eye(n, k=1) + np.eye(n, k=-1))
     return out
 
 

@@ -18,6 +18,7 @@ Everything shrinks toward small n, zero logits (the uniform vector) and small in
 import functools
 from fractions import Fraction
 
+import numpy as np
 from hypothesis import strategies as st
 
 from verify.base import options
@@ -172,7 +173,28 @@ def spd_matrices(n, family="spd", spectrum=None):
         spectrum = tuple(values)
     if family == "isotropic":
         return _isotropic(n, spectrum)
-    return _conjugated(n, family, spectrum)
+    return _conjugated(n, family, spectrum).map(Dyadic.rows)
+
+
+class Dyadic:
+    """A matrix M / 2^exponent, M rows of integers: a drawn H before it becomes a case's exact numbers."""
+
+    FLOAT_BITS = 53  # integers of at most this many bits are exact in float64
+
+    def __init__(self, M, exponent):
+        self.M, self.exponent = M, exponent
+
+    def rows(self):
+        """Rows of Fractions (one Fraction per distinct entry: most of a large drawn H is 0)."""
+        denominator, made = 1 << self.exponent, {}
+        return tuple(tuple(made[x] if x in made else made.setdefault(x, Fraction(x, denominator)) for x in row)
+                     for row in self.M)
+
+    def exact_floats(self):
+        """The float64 array of exactly these values, or None when an entry needs more than 53 bits."""
+        if self.exponent > 1000 or max(max(map(abs, row)) for row in self.M).bit_length() > self.FLOAT_BITS:
+            return None
+        return np.ldexp(np.array(self.M, dtype=np.float64), -self.exponent)
 
 
 @st.composite
@@ -184,8 +206,7 @@ def _conjugated(draw, n, family, spectrum):
     if family == "spd":
         for _ in range(draw(st.integers(1, 3 if n <= 16 else 1))):
             M, exponent = _reflect(M, exponent, draw(_reflector(n)))
-    denominator = 1 << exponent
-    return tuple(tuple(Fraction(x, denominator) for x in row) for row in M)
+    return Dyadic(M, exponent)
 
 
 def _isotropic(n, spectrum):
@@ -193,8 +214,12 @@ def _isotropic(n, spectrum):
     if spectrum is not None:
         a, along_one = (Fraction(v) for v in spectrum)
         return st.just(_isotropic_matrix(n, a, (along_one - a) / n))
+    return _isotropic_integers(n).map(Dyadic.rows)
+
+
+def _isotropic_integers(n):
     pairs = st.integers(1, 16).flatmap(lambda a: st.tuples(st.just(a), st.integers(-((a - 1) // n), 16)))
-    return pairs.map(lambda ab: _isotropic_matrix(n, Fraction(ab[0]), Fraction(ab[1])))
+    return pairs.map(lambda ab: Dyadic([[ab[0] + ab[1] if i == j else ab[1] for j in range(n)] for i in range(n)], 0))
 
 
 def _isotropic_matrix(n, a, b):
@@ -256,7 +281,8 @@ def _vectors(min_n, max_n, min_log, ties):
 
 @functools.lru_cache(maxsize=1024)
 def _matrices(n, family):
-    return spd_matrices(n, family)
+    """Drawn H as a Dyadic (the same draws as spd_matrices)."""
+    return _isotropic_integers(n) if family == "isotropic" else _conjugated(n, family, None)
 
 
 def cases(min_n=2, max_n=10, hessian="spd", min_log=-700, ties=True):
@@ -275,4 +301,5 @@ def cases(min_n=2, max_n=10, hessian="spd", min_log=-700, ties=True):
 def _cases(draw, min_n, max_n, hessian, min_log, ties):
     logits = draw(_vectors(min_n, max_n, min_log, ties))
     H = draw(_matrices(len(logits), hessian))
-    return Case(tuple(logits), tuple(tuple(row) for row in H))
+    floats = H.exact_floats()  # the usual case: the rows of Fractions are then built only if something reads them
+    return Case(tuple(logits), H.rows()) if floats is None else Case.with_float_H(tuple(logits), floats)

@@ -68,7 +68,13 @@ class ExactMatrix:
 
     def isotropic(self):
         """(a, b) as Fractions when H = a I + b 11ᵀ exactly, else None."""
-        return isotropic(self.rows())
+        if self.rational is not None:
+            return isotropic(self.rational)
+        diagonal_value, off = self.float[0, 0], self.float[0, 1]  # float64 entries: exact, compared as arrays
+        expected = np.where(np.eye(self.n, dtype=bool), diagonal_value, off)
+        if not np.array_equal(self.float, expected):
+            return None
+        return Fraction(float(diagonal_value)) - Fraction(float(off)), Fraction(float(off))
 
     def scaled_float(self):
         """(A, e_exact): A = float64 copy of H / 2^k, and whether A is H / 2^k exactly (a float64 H whose
