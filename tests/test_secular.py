@@ -247,6 +247,28 @@ def test_high_precision_roots_from_a_float_start_match_a_cold_start():
         assert max(abs(float((flint.arb(a) - flint.arb(b)) / flint.arb(b))) for a, b in zip(warm, cold)) < 1e-85
 
 
+
+def test_clustered_poles_get_a_float_start_from_the_shifted_problem():
+    """Near-uniform z (poles 1/n apart by 2^-70 relative: equal in float64) still start the precise run from
+    float64 roots, of the problem shifted by the smallest pole, and land on the cold start's roots."""
+    import flint
+
+    from verify.numerics import secular
+
+    n = 40
+    with flint.ctx.workprec(300):
+        base = flint.arf(1) / n
+        points = np.array([base * (1 + flint.arf((n - k, -70)) + flint.arf((k % 3, -75))) for k in range(n)],
+                          dtype=object)
+        assert len({float(v) for v in points}) == 1  # one float64: the unshifted start is impossible
+        start = secular._float_start(points, points.copy(), n - 1)
+        assert start is not None
+        warm = secular.roots(points, points.copy(), 0, n - 1, start)
+        cold = secular.roots(points, points.copy(), 0, n - 1)
+        gaps = [float((points[k] - points[k + 1]) / base) for k in range(n - 1)]
+        assert all(points[k + 1] < warm[k] < points[k] for k in range(n - 1))
+        assert max(abs(float((flint.arb(a) - flint.arb(b)) / base)) / g for a, b, g in zip(warm, cold, gaps)) < 1e-60
+
 def test_secular_balls_contain_the_roots_with_exact_ties():
     """J's eigenvalues as balls: the tied coefficients are eigenvalues, each root is enclosed by sign checks."""
     from fractions import Fraction

@@ -42,7 +42,7 @@ def curvature_balls(log_z, H, want=(), curvature=True):
     keys = exact_keys(log_z)
     z, complements, e = softmax_balls(log_z)
     order = sorted(range(n), key=lambda i: keys[i], reverse=True)
-    shape = isotropic(H)
+    shape = isotropic(H) if curvature else None  # (a claim of z or J alone: H is not read)
     if "lam" in want and not curvature:
         raise InputError("want has 'lam', which needs the curvature; drop curvature=False")
     j = j_balls(keys, e) if "j" in want or (curvature and shape is not None) else None

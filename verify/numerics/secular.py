@@ -207,14 +207,24 @@ def precise_roots(poles, weights):
     count = len(poles) - 1
     if count < 1:
         return np.array([], dtype=object)
-    top = poles[0]
-    d_f = np.array([float(v / top) for v in poles])
-    c_f = np.array([float(v / top) for v in weights])
-    start = None
-    if np.all(d_f > FLOAT_FLOOR) and np.all(np.diff(d_f) < 0) and np.all(c_f > FLOAT_FLOOR) and np.isfinite(c_f).all():
-        right, taus = solve(d_f, c_f, 0.0, count)
-        start = (right, np.array([flint.arf(float(t)) * top for t in taus], dtype=object))
-    return roots(poles, weights, 0, count, start)
+    return roots(poles, weights, 0, count, _float_start(poles, weights, count))
+
+
+def _float_start(poles, weights, count):
+    """(right, τ) from float64 for the precise run, or None. The poles scaled by the largest when they stay
+    distinct in float64 and inside its range; else (poles clustered within float64's resolution, as near-uniform
+    z are) shifted by the smallest first: the roots of Σ c_j/(d_j − λ) move with the poles, so the float64 roots
+    of the shifted problem (scaled by d_1 − d_m) are offsets from the same poles. Only a start: the precise run
+    converges from any point of the bracket, and the balls are checked by signs."""
+    for shift in (None, poles[-1]):
+        top = poles[0] if shift is None else poles[0] - shift
+        d_f = np.array([float((v if shift is None else v - shift) / top) for v in poles])
+        c_f = np.array([float(v / top) for v in weights])
+        live = d_f if shift is None else d_f[:-1]  # shifted, the last pole is 0
+        if np.all(live > FLOAT_FLOOR) and np.all(np.diff(d_f) < 0) and np.all(c_f > FLOAT_FLOOR) and np.isfinite(c_f).all():
+            right, taus = solve(d_f, c_f, 0.0, count)
+            return right, np.array([flint.arf(float(t)) * top for t in taus], dtype=object)
+    return None
 
 
 # ---------------------------------------------------------------- public API (float64 and mpmath)

@@ -159,7 +159,8 @@ def mp_spectrum(case, dps, needs=CURVATURE):
 def ball_spectrum(case, needs=CURVATURE):
     """What `needs` asks for (z and R always) as Arb balls at the context precision (None where a quantity
     could not be enclosed, or was not asked for)."""
-    return curvature_balls(case.logits, case.H, want=tuple(sorted(needs & SERIES)), curvature="curvature" in needs)
+    H = case.H if needs & {"curvature", "lam"} else None  # a claim of z or J alone: H's rows are not built
+    return curvature_balls(case.logits, H, want=tuple(sorted(needs & SERIES)), curvature="curvature" in needs)
 
 
 def ball_point(case, spectrum, bits):
