@@ -122,3 +122,29 @@ def test_the_command_runs_one_blas_thread_per_process_unless_told_otherwise():
     assert subprocess.run([sys.executable, "-c", show], env=env, capture_output=True, text=True).stdout.strip() == "1"
     env["OPENBLAS_NUM_THREADS"] = "2"
     assert subprocess.run([sys.executable, "-c", show], env=env, capture_output=True, text=True).stdout.strip() == "2"
+
+
+@pytest.mark.parametrize("holds", ["lambda_min <= mu_T * z_max**2", "forall k in 1..n-1: z(k+1) <= j(k) <= z(k)",
+                                   "lambda(59) >= mu_T * z_min**2"])
+def test_deciding_a_large_random_or_drawn_case_builds_no_fractions_of_h(holds):
+    """Beyond LAM_PRECISE_N tokens every stage reads H's float64 array (the enclosure takes it as it is): the n² rows of
+    Fractions, seconds at n = 1000, are never built, whatever the claim reads."""
+    from hypothesis import given, settings
+
+    from verify.claims.jobs import Job
+    from verify.claims.search.strategies import cases
+
+    job = Job(verify.load_claims(f'[[claim]]\nid = "a"\nholds = "{holds}"\nn = [60, 60]\n')[0], None)
+    decider = Decider(30, job.needs)
+    for case in [sampling.random_case(0, 2, (60, 60)), sampling.corner_cases((60, 60))[0]]:
+        decider.decide(job, case)
+        assert "H" not in vars(case)
+
+    @settings(max_examples=3, database=None, deadline=None)
+    @given(cases(min_n=60, max_n=60))
+    def drawn(case):
+        if case.exact_H_float() is not None:
+            decider.decide(job, case)
+            assert "H" not in vars(case)
+
+    drawn()
