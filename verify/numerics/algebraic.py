@@ -24,6 +24,7 @@ T, X = CTX.gens()
 ONE, ZERO = CTX.constant(1), CTX.constant(0)
 START_BITS = 128
 MAX_BITS = 1 << 14  # a sign or an isolation still open here is left undecided
+SEPARATE_BITS = 1 << 12  # `compare` tries balls up to here before the annihilators' algebra (a tie needs it anyway)
 MAX_RESULTANT_SIZE = 20_000  # a resultant's deg_x · deg_t (see _check_size; beyond: too slow, undecided)
 
 
@@ -145,13 +146,27 @@ class Root:
     root of f once the precision is high enough)."""
 
     def __init__(self, field, poly, enclose):
-        self.field, self.poly, self._enclose, self._balls = field, poly, enclose, {}
+        self.field, self._poly, self._enclose, self._balls = field, poly, enclose, {}
+
+    @property
+    def poly(self):
+        if isinstance(self._poly, Later):  # combine's resultant, computed when an exact question first needs it
+            self._poly = self._poly.make()
+        return self._poly
 
     def ball(self, bits):
         if bits not in self._balls:
             self._balls[bits] = self._enclose(bits)
         return self._balls[bits]
 
+
+
+class Later:
+    """A polynomial computed on first use (`Root.poly`): a resultant is the costly step of exact arithmetic, and a
+    sign or a comparison that balls settle never needs it."""
+
+    def __init__(self, make):
+        self.make = make
 
 
 class Value:
@@ -192,6 +207,9 @@ class Value:
         return x_degree(h) > 0 and _root_of(h, self.root.poly, Value.of_root(self.root))
 
     def sign(self):
+        first = self.ball(START_BITS)  # a ball that excludes 0 settles the sign without algebra
+        if first > 0 or first < 0:
+            return 1 if first > 0 else -1
         if self.is_zero():
             return 0
         return ball_sign(self.ball)
@@ -280,10 +298,13 @@ def compare(a, b):
     numbers are told apart by their balls."""
     if a.root is None or b.root is None or a.root is b.root:
         return (a - b).sign()
-    with flint.ctx.workprec(START_BITS):
-        first = a.ball(START_BITS) - b.ball(START_BITS)
-    if first > 0 or first < 0:
-        return 1 if first > 0 else -1
+    bits = START_BITS
+    while bits <= SEPARATE_BITS:  # balls that separate settle it without the annihilators' algebra
+        with flint.ctx.workprec(bits):
+            difference = a.ball(bits) - b.ball(bits)
+        if difference > 0 or difference < 0:
+            return 1 if difference > 0 else -1
+        bits *= 2
     pa, pb = annihilator(a), annihilator(b)
     h = pa.gcd(pb)
     if x_degree(h) > 0 and _root_of(h, pa, a) and _root_of(h, pb, b) and _same_root(h, a, b):
@@ -368,17 +389,20 @@ def combine(a, b, op):
         B = sum((lift(c) * Y3 ** k * U3 ** (d - k) for k, c in coefficients.items()), CTX3.constant(0))
     else:  # b = u/y: y^d · pb(u/y)
         B = sum((lift(c) * U3 ** k * Y3 ** (d - k) for k, c in coefficients.items()), CTX3.constant(0))
-    p = A.resultant(B, "x")
-    if p.is_zero():
-        raise Undecidable("a degenerate resultant")
-    p = squarefree(p.compose(T, ZERO, X, ctx=CTX))
+
+    def annihilating():
+        p = A.resultant(B, "x")
+        if p.is_zero():
+            raise Undecidable("a degenerate resultant")
+        return squarefree(p.compose(T, ZERO, X, ctx=CTX))
+
     apply = {"+": lambda u, v: u + v, "-": lambda u, v: u - v, "*": lambda u, v: u * v, "/": lambda u, v: u / v}[op]
 
     def enclose(bits):
         with flint.ctx.workprec(bits):
             return apply(a.ball(bits), b.ball(bits))
 
-    return Value.of_root(Root(a.field, p, enclose))
+    return Value(a.field, X, ONE, Root(a.field, Later(annihilating), enclose))
 
 
 def _check_size(*polys):
