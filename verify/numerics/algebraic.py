@@ -145,28 +145,19 @@ class Root:
     """One real root α of the squarefree f(t, x), given by a function bits → a ball containing it (and no other
     root of f once the precision is high enough)."""
 
-    def __init__(self, field, poly, enclose):
-        self.field, self._poly, self._enclose, self._balls = field, poly, enclose, {}
+    def __init__(self, field, poly, enclose, make=None):  # make: computes poly (None) on first use (combine's resultant)
+        self.field, self._poly, self._make, self._enclose, self._balls = field, poly, make, enclose, {}
 
     @property
-    def poly(self):
-        if isinstance(self._poly, Later):  # combine's resultant, computed when an exact question first needs it
-            self._poly = self._poly.make()
+    def poly(self):  # a sign or a comparison that balls settle never needs the costly resultant
+        if self._poly is None:
+            self._poly = self._make()
         return self._poly
 
     def ball(self, bits):
         if bits not in self._balls:
             self._balls[bits] = self._enclose(bits)
         return self._balls[bits]
-
-
-
-class Later:
-    """A polynomial computed on first use (`Root.poly`): a resultant is the costly step of exact arithmetic, and a
-    sign or a comparison that balls settle never needs it."""
-
-    def __init__(self, make):
-        self.make = make
 
 
 class Value:
@@ -207,12 +198,10 @@ class Value:
         return x_degree(h) > 0 and _root_of(h, self.root.poly, Value.of_root(self.root))
 
     def sign(self):
-        first = self.ball(START_BITS)  # a ball that excludes 0 settles the sign without algebra
-        if first > 0 or first < 0:
-            return 1 if first > 0 else -1
-        if self.is_zero():
-            return 0
-        return ball_sign(self.ball)
+        settled = ball_sign(self.ball, START_BITS)  # a ball that excludes 0 settles the sign without algebra
+        if settled is not None:
+            return settled
+        return 0 if self.is_zero() else ball_sign(self.ball)
 
     # ------------------------------------------------ arithmetic
     def _common(self, other):
@@ -279,16 +268,17 @@ class Value:
         return Value.of_root(root)
 
 
-def ball_sign(enclose):
-    """The sign of a number known not to be 0, from its balls enclose(bits) at rising precision."""
+def ball_sign(enclose, top=MAX_BITS):
+    """The sign of a number known not to be 0, from its balls enclose(bits) at rising precision; below MAX_BITS,
+    `top` asks only whether a ball up to `top` bits excludes 0: None if not (the number may be 0)."""
     bits = START_BITS
-    while bits <= MAX_BITS:
+    while bits <= top:
         ball = enclose(bits)
-        if ball > 0:
-            return 1
-        if ball < 0:
-            return -1
+        if ball > 0 or ball < 0:
+            return 1 if ball > 0 else -1
         bits *= 2
+    if top < MAX_BITS:
+        return None
     raise Undecidable("a non-zero number too small for the precision limit")
 
 
@@ -298,13 +288,9 @@ def compare(a, b):
     numbers are told apart by their balls."""
     if a.root is None or b.root is None or a.root is b.root:
         return (a - b).sign()
-    bits = START_BITS
-    while bits <= SEPARATE_BITS:  # balls that separate settle it without the annihilators' algebra
-        with flint.ctx.workprec(bits):
-            difference = a.ball(bits) - b.ball(bits)
-        if difference > 0 or difference < 0:
-            return 1 if difference > 0 else -1
-        bits *= 2
+    settled = ball_sign(lambda bits: a.ball(bits) - b.ball(bits), SEPARATE_BITS)  # no algebra if balls separate
+    if settled is not None:
+        return settled
     pa, pb = annihilator(a), annihilator(b)
     h = pa.gcd(pb)
     if x_degree(h) > 0 and _root_of(h, pa, a) and _root_of(h, pb, b) and _same_root(h, a, b):
@@ -389,6 +375,7 @@ def combine(a, b, op):
         B = sum((lift(c) * Y3 ** k * U3 ** (d - k) for k, c in coefficients.items()), CTX3.constant(0))
     else:  # b = u/y: y^d · pb(u/y)
         B = sum((lift(c) * U3 ** k * Y3 ** (d - k) for k, c in coefficients.items()), CTX3.constant(0))
+    apply = {"+": lambda u, v: u + v, "-": lambda u, v: u - v, "*": lambda u, v: u * v, "/": lambda u, v: u / v}[op]
 
     def annihilating():
         p = A.resultant(B, "x")
@@ -396,13 +383,11 @@ def combine(a, b, op):
             raise Undecidable("a degenerate resultant")
         return squarefree(p.compose(T, ZERO, X, ctx=CTX))
 
-    apply = {"+": lambda u, v: u + v, "-": lambda u, v: u - v, "*": lambda u, v: u * v, "/": lambda u, v: u / v}[op]
-
     def enclose(bits):
         with flint.ctx.workprec(bits):
             return apply(a.ball(bits), b.ball(bits))
 
-    return Value(a.field, X, ONE, Root(a.field, Later(annihilating), enclose))
+    return Value(a.field, X, ONE, Root(a.field, None, enclose, annihilating))
 
 
 def _check_size(*polys):
