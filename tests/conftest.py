@@ -48,6 +48,15 @@ def theorem2_run(tmp_path_factory):
     return run_theorem2(**THEOREM2_RUN, out_dir=str(out), workers=1), out
 
 
+@pytest.fixture(scope="session")
+def lemmas_example_run():
+    """examples/lemmas.toml decided once per test process (seed 0, 20 samples; Report) for every test that reads it."""
+    from verify.claims.claimfile import load_claims
+    from verify.claims.verdicts.decide import run_claims
+
+    return run_claims(load_claims(f"{ROOT}/examples/lemmas.toml"), seed=0, samples=20, workers=1)
+
+
 @dataclass(frozen=True)
 class Ran:
     """What a run of the CLI left: its exit status and what it wrote."""
@@ -84,11 +93,12 @@ def run_cli_process(*args, cwd=None, timeout=300):
                           cwd=cwd or ROOT, timeout=timeout)
 
 
-# Files that share a process's memory of the built-in and the suite's claims (the proof cache, `theorem2_run`, the
-# LaTeX export's decision; the README's blocks and the API's doctests decide the built-in and example claims too):
+# Files that share a process's memory of the built-in and the suite's claims (the proof cache, `theorem2_run`,
+# `lemmas_example_run`, the LaTeX export's decision; the README's blocks and the API's doctests decide the built-in
+# and example claims too):
 # under xdist they run on one worker, so that memory is made once, not on each worker.
 SHARED_DECISIONS = {"test_algebraic.py", "test_certificates.py", "test_claims_command.py", "test_cli.py",
-                    "test_latex_proofs.py", "test_prover.py", "test_readme.py", "test_render.py", "api.py"}
+                    "test_latex_proofs.py", "test_lemmas.py", "test_prover.py", "test_readme.py", "test_render.py", "api.py"}
 
 
 def pytest_xdist_make_scheduler(config, log):

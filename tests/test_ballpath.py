@@ -181,3 +181,16 @@ def test_symmetric_definite_pencil_like_t2_multi_range():
         reference = sorted(mp.eigsy((C + C.T) / 2, eigvals_only=True))
         for ball, value in zip(got, reference):
             assert contains(ball, value, 80) and relative_radius(ball) < 1e-50
+
+
+def test_a_graded_h_over_a_block_of_equal_logits_keeps_lambda_max_to_the_working_precision():
+    """The refinement stops when λ_max's column converges; the other columns stay near float64's accuracy, and one
+    second-order orthonormalisation left XᵀX − I ≈ 1e-26, which Ostrowski's factor charged to every eigenvalue (λ_max
+    had 25 of 60 digits at 208 bits, and case mode doubled the precision twice to make up for it)."""
+    from verify.numerics.enclosures.curvature import correct_digits
+
+    n = 24
+    logits = [F(0)] * (n - 4) + [F(-111), F(-700), F(-354), F(-406)]
+    H = [[F(2) ** (-47 + (97 * i) // (n - 1)) if i == j else F(0) for j in range(n)] for i in range(n)]
+    found = balls(logits, H, bits=208, want=())
+    assert correct_digits(found.lambda_max) >= 55 and correct_digits(found.lambda_min) >= 55

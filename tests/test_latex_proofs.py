@@ -348,11 +348,11 @@ LEMMAS = f"{ROOT}/examples/lemmas.toml"
 
 
 @pytest.fixture(scope="module")
-def lemmas_section():
+def lemmas_section(lemmas_example_run):  # the example decided with seed 0 and 20 samples, once per process (conftest)
     from verify.document.usertext import user_text
 
     claims = load_claims(LEMMAS)
-    results = user_results(claims, Decision(samples=20))
+    results = lemmas_example_run.claims
     return claims_section(user_rows(claims, results)), {c.id: c for c in claims}, {r.id: r for r in results}, user_text
 
 

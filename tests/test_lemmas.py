@@ -16,8 +16,8 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "lemmas.toml"
 
 
 @pytest.fixture(scope="module")
-def report():
-    return {r.id: r for r in run_claims(load_claims(EXAMPLE), seed=0, samples=20, workers=1).claims}
+def report(lemmas_example_run):  # the example decided with seed 0 and 20 samples, once per process (conftest)
+    return {r.id: r for r in lemmas_example_run.claims}
 
 
 def test_the_example_holds_a_chain_a_stepping_stone_and_an_assumed_lemma():
@@ -100,19 +100,18 @@ def test_an_assumed_lemma_is_cited_only_where_it_is_needed():
     assert results["needs"].verdict.text == "PROVED assuming lem.jmax_half"
 
 
-def test_an_assumed_lemma_is_shown_as_assumed_never_as_holds(report):
+def test_an_assumed_lemma_is_shown_as_assumed_never_as_holds(report, lemmas_example_run):
     import io
 
     from rich.console import Console
 
     from verify.commandline.tables import theorem2_table
-    from verify.claims.verdicts.decide import run_claims as decide
 
     lemma = report["assumed.trace7"]
     assert lemma.verdict.text == "ASSUMED" and "taken as given" in lemma.evidence.note
     assert report["step.bottom"].verdict.text == "PROVED"  # a lemma proved is PROVED, never ASSUMED
     out = io.StringIO()
-    theorem2_table(decide(load_claims(EXAMPLE), seed=0, samples=20, workers=1), Console(file=out, width=160))
+    theorem2_table(lemmas_example_run, Console(file=out, width=160))
     row = next(line for line in out.getvalue().splitlines() if "assumed.trace7" in line)
     assert "ASSUMED" in row and "HOLDS" not in row
 

@@ -24,6 +24,7 @@ T, X = CTX.gens()
 ONE, ZERO = CTX.constant(1), CTX.constant(0)
 START_BITS = 128
 MAX_BITS = 1 << 14  # a sign or an isolation still open here is left undecided
+SEPARATE_BITS = 1 << 12  # `compare` tries balls up to here before the annihilators' algebra (a tie needs it anyway)
 MAX_RESULTANT_SIZE = 20_000  # a resultant's deg_x · deg_t (see _check_size; beyond: too slow, undecided)
 
 
@@ -144,14 +145,19 @@ class Root:
     """One real root α of the squarefree f(t, x), given by a function bits → a ball containing it (and no other
     root of f once the precision is high enough)."""
 
-    def __init__(self, field, poly, enclose):
-        self.field, self.poly, self._enclose, self._balls = field, poly, enclose, {}
+    def __init__(self, field, poly, enclose, make=None):  # make: computes poly (None) on first use (combine's resultant)
+        self.field, self._poly, self._make, self._enclose, self._balls = field, poly, make, enclose, {}
+
+    @property
+    def poly(self):  # a sign or a comparison that balls settle never needs the costly resultant
+        if self._poly is None:
+            self._poly = self._make()
+        return self._poly
 
     def ball(self, bits):
         if bits not in self._balls:
             self._balls[bits] = self._enclose(bits)
         return self._balls[bits]
-
 
 
 class Value:
@@ -192,9 +198,10 @@ class Value:
         return x_degree(h) > 0 and _root_of(h, self.root.poly, Value.of_root(self.root))
 
     def sign(self):
-        if self.is_zero():
-            return 0
-        return ball_sign(self.ball)
+        settled = ball_sign(self.ball, START_BITS)  # a ball that excludes 0 settles the sign without algebra
+        if settled is not None:
+            return settled
+        return 0 if self.is_zero() else ball_sign(self.ball)
 
     # ------------------------------------------------ arithmetic
     def _common(self, other):
@@ -261,16 +268,17 @@ class Value:
         return Value.of_root(root)
 
 
-def ball_sign(enclose):
-    """The sign of a number known not to be 0, from its balls enclose(bits) at rising precision."""
+def ball_sign(enclose, top=MAX_BITS):
+    """The sign of a number known not to be 0, from its balls enclose(bits) at rising precision; below MAX_BITS,
+    `top` asks only whether a ball up to `top` bits excludes 0: None if not (the number may be 0)."""
     bits = START_BITS
-    while bits <= MAX_BITS:
+    while bits <= top:
         ball = enclose(bits)
-        if ball > 0:
-            return 1
-        if ball < 0:
-            return -1
+        if ball > 0 or ball < 0:
+            return 1 if ball > 0 else -1
         bits *= 2
+    if top < MAX_BITS:
+        return None
     raise Undecidable("a non-zero number too small for the precision limit")
 
 
@@ -280,10 +288,9 @@ def compare(a, b):
     numbers are told apart by their balls."""
     if a.root is None or b.root is None or a.root is b.root:
         return (a - b).sign()
-    with flint.ctx.workprec(START_BITS):
-        first = a.ball(START_BITS) - b.ball(START_BITS)
-    if first > 0 or first < 0:
-        return 1 if first > 0 else -1
+    settled = ball_sign(lambda bits: a.ball(bits) - b.ball(bits), SEPARATE_BITS)  # no algebra if balls separate
+    if settled is not None:
+        return settled
     pa, pb = annihilator(a), annihilator(b)
     h = pa.gcd(pb)
     if x_degree(h) > 0 and _root_of(h, pa, a) and _root_of(h, pb, b) and _same_root(h, a, b):
@@ -368,17 +375,19 @@ def combine(a, b, op):
         B = sum((lift(c) * Y3 ** k * U3 ** (d - k) for k, c in coefficients.items()), CTX3.constant(0))
     else:  # b = u/y: y^d · pb(u/y)
         B = sum((lift(c) * U3 ** k * Y3 ** (d - k) for k, c in coefficients.items()), CTX3.constant(0))
-    p = A.resultant(B, "x")
-    if p.is_zero():
-        raise Undecidable("a degenerate resultant")
-    p = squarefree(p.compose(T, ZERO, X, ctx=CTX))
     apply = {"+": lambda u, v: u + v, "-": lambda u, v: u - v, "*": lambda u, v: u * v, "/": lambda u, v: u / v}[op]
+
+    def annihilating():
+        p = A.resultant(B, "x")
+        if p.is_zero():
+            raise Undecidable("a degenerate resultant")
+        return squarefree(p.compose(T, ZERO, X, ctx=CTX))
 
     def enclose(bits):
         with flint.ctx.workprec(bits):
             return apply(a.ball(bits), b.ball(bits))
 
-    return Value.of_root(Root(a.field, p, enclose))
+    return Value(a.field, X, ONE, Root(a.field, None, enclose, annihilating))
 
 
 def _check_size(*polys):
