@@ -17,6 +17,7 @@ import mpmath as mp
 import numpy as np
 
 from verify.claims.search import sampling as search
+from verify.claims.search.structured import run_structured_jobs
 from verify.claims.cases.case import parse_case
 from verify.claims.exact import exact_outcome
 from verify.claims.executors import check_stop
@@ -297,6 +298,8 @@ def collect(tasks, results):
             units.append(result)
         elif function is run_adversarial:
             adversarial[args[0].label] = result
+        elif function is run_structured_jobs:  # a result per job, kept under the job's own label
+            other.update({f"{name}: structured": found for name, found in (result or {}).items()})
         else:
             other[label] = result
     return Collected(units, adversarial, other)
