@@ -21,6 +21,7 @@ from verify.claims.search.structured import run_structured_jobs
 from verify.claims.cases.case import parse_case
 from verify.claims.exact import exact_outcome
 from verify.claims.executors import check_stop
+from verify.claims.forking import preloads
 from verify.claims.language.evaluate import decide_at
 from verify.claims.language.outcome import FAILS, HOLDS, TIGHT
 from verify.claims.language.quantities import CURVATURE
@@ -223,6 +224,7 @@ def units_for(seed, samples, job_ids, dps, size=UNIT_SIZE):
     return [Unit(seed, start, min(start + size, samples), tuple(job_ids), dps) for start in range(0, samples, size)]
 
 
+@preloads("verify.numerics.exact_spectrum")  # the exact route at a tie
 def run_unit(unit, jobs):
     """The random phase on one unit: every job of the unit on every sample in its domain (the first unit
     also on the pool's deterministic corners, `search.corner_cases`)."""
@@ -244,6 +246,7 @@ def run_unit(unit, jobs):
     return tallies
 
 
+@preloads("verify.numerics.exact_spectrum")
 def run_adversarial(job, seed, dps, max_examples, database=None):
     """The Hypothesis phase of one job: (the shrunk counterexample or None with the examples run,
     re-decisions). With a `database` folder, the counterexamples saved by earlier runs are decided

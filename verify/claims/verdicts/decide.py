@@ -20,6 +20,7 @@ from verify.claims.search.tasks import single_tasks
 from verify.claims.search.structured import run_structured
 from verify.claims.certificates.stored_claim import MAX_CHECK_N
 from verify.claims.executors import run_tasks
+from verify.claims.forking import preloads
 from verify.claims.language.outcome import FAILS, HOLDS
 from verify.claims.record import FAMILY_TEXT
 from verify.claims.results import (ClaimResult, Counterexample, InterruptedEvidence, ProofEvidence, Verdict,
@@ -62,6 +63,8 @@ def run_jobs(jobs, seed, samples, dps, out_dir=None, progress=None, workers=None
     return outcomes, collected, interrupted
 
 
+@preloads("z3", "cvc5", "scipy.optimize", "scipy.sparse", "verify.claims.prover.prove",
+          "verify.claims.prover.algebraic_search", "verify.claims.prover.hints")
 def prove_job(job, dps):
     """(Proof, failing cases built from its models, cases tried, algebraic certificates): the prover on one
     job's claim and domain, each proved piece's identity (or None), and the counterexample search's hints

@@ -7,6 +7,7 @@ is an optional callback the CLI turns into a progress bar.
 import time
 
 from verify.claims.certificates.files import check_targets
+from verify.claims.forking import preloads
 from verify.claims.verdicts import multi
 from verify.claims.verdicts.decide import run_jobs
 from verify.claims.jobs import Job
@@ -38,6 +39,7 @@ def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir=None, prog
     return Report(seed, dps, samples, tuple(outcomes), time.perf_counter() - started, interrupted=interrupted)
 
 
+@preloads("verify.claims.builtin.two_tokens")
 def _symbolic_evidence(job):
     """The SymPy evidence fields (d/dR of the implied bound; the n = 2 proof). SymPy is loaded here,
     on use, so that importing the search does not pay for it."""
