@@ -262,6 +262,12 @@ def run_adversarial(job, seed, dps, max_examples, database=None):
     return found, decider.precise_rechecks
 
 
+def run_adversarial_jobs(jobs, seed, dps, examples, database=None):
+    """run_adversarial on each job in turn (`examples`: each one's count), in one process: their searches, seeded
+    alike, draw the same first cases, whose points are then computed once. {job label: result}."""
+    return {job.label: run_adversarial(job, seed, dps, count, database) for job, count in zip(jobs, examples)}
+
+
 def _key(job):
     return f"verify counterexamples: {job.label}".encode()
 
@@ -301,6 +307,8 @@ def collect(tasks, results):
             units.append(result)
         elif function is run_adversarial:
             adversarial[args[0].label] = result
+        elif function is run_adversarial_jobs:
+            adversarial.update(result or {})
         elif function is run_structured_jobs:  # a result per job, kept under the job's own label
             other.update({f"{name}: structured": found for name, found in (result or {}).items()})
         else:

@@ -9,7 +9,6 @@ from verify.claims.language.outcome import FAILS
 from verify.numerics.precision import bits_for
 
 FAILURES_KEPT = 5  # the failing structured cases kept, the smallest n first
-JOBS_PER_TASK = 8  # jobs of one domain decided in one structured task (more would make one task too long to balance)
 
 
 def run_structured(job, dps, extra=(), only=None, shared=None):
@@ -42,21 +41,6 @@ def run_structured_jobs(jobs, dps):
     them: {job label: (failing cases, cases decided)}."""
     shared = _SharedCases(bits_for(2 * dps))
     return {job.label: run_structured(job, dps, shared=shared) for job in jobs}
-
-
-def structured_tasks(jobs, dps):
-    """The structured phase's tasks, (label, run_structured_jobs, (jobs, dps)): the jobs grouped by domain (token
-    counts, family of H), at most JOBS_PER_TASK in a task."""
-    groups = {}
-    for job in jobs:
-        groups.setdefault((tuple(job.claim.n_range), job.family), []).append(job)
-    tasks = []
-    for group in groups.values():
-        for start in range(0, len(group), JOBS_PER_TASK):
-            chunk = tuple(group[start:start + JOBS_PER_TASK])
-            label = chunk[0].label if len(chunk) == 1 else f"{chunk[0].label} and {len(chunk) - 1} more"
-            tasks.append((f"{label}: structured", run_structured_jobs, (chunk, dps)))
-    return tasks
 
 
 class _SharedCases:
