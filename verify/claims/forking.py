@@ -20,7 +20,7 @@ class Forked:
     def __init__(self, workers):
         self.workers = workers
 
-    def run(self, tasks, progress=None):
+    def run(self, tasks, progress=None, finish=None):
         import gc
         import multiprocessing
 
@@ -39,7 +39,7 @@ class Forked:
                                                                     initializer=_forked_start)
                 for done, (index, result) in enumerate(pool.imap_unordered(_forked_task, range(len(tasks))), 1):
                     check_stop()
-                    results[index] = result
+                    results[index] = finish(index, result) if finish is not None and result is not None else result
                     if progress:
                         progress(done, len(tasks), tasks[index][0])
                 check_stop()
@@ -70,7 +70,8 @@ def _sigint_blocked():
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
-FORK_PRELOAD = ("sympy",)  # what every process of a search loads on first use (exact decisions, identities)
+FORK_PRELOAD = ()  # what every process of a search loads on first use (the identities' SymPy and SciPy are loaded in
+# the process that collects the results: verify.claims.verdicts.decide.run_jobs)
 _PRELOADS = {}  # task function -> the modules it loads on first use (`preloads`)
 
 
