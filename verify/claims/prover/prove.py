@@ -167,7 +167,10 @@ def _wider_identity(part, piece, pieces_, available, started, seconds):
             continue
         tried.append(wider)
         facts = [f for f in available.values() if f.id in wider]
-        algebra = find(part, piece.piece, facts, left)
+        try:
+            algebra = find(part, piece.piece, facts, left)
+        except NotEncodable:  # the identity's algebra cannot state the part (an index such as n − k), as certify finds
+            return None
         if algebra is not None:
             return _cited(part, piece.piece, facts, algebra)
     return None
