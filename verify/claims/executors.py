@@ -9,8 +9,8 @@ or cancels a scheduler's tasks, and raises `Interrupted` carrying the results th
 
 By default the tasks run in this process, or — from the command line (`forking_by_default`), on a POSIX system
 with two usable cores or more — on `Forked` processes, one per core, forked from this one in milliseconds with
-everything it has loaded: `theorem2`'s default tasks then take 4.7 and 5.2 s of CPU in two processes where one
-process takes 8–9 s (measured under load; each process loads the solvers and SciPy's optimiser itself). A local cluster costs seconds of start-up (each worker
+everything it has loaded: `theorem2`'s default tasks then take 3.0–4.2 s of CPU in each of two processes, while this
+one makes the proofs' identities as they arrive (`run_tasks`' finish; measured under a load of 3–6). A local cluster costs seconds of start-up (each worker
 imports numpy, SciPy, SymPy, Hypothesis and Dask: 1.5 s of CPU) and about 1.5–2× the CPU time of the
 same tasks in process, so it pays only on a long search with idle cores. It is started by default
 when there are at least `MIN_TASKS_FOR_CLUSTER` tasks (a `theorem2` search has 15 + 0.03 × samples

@@ -4,7 +4,8 @@ Decider, and the merge of unit results into one deterministic record per job.
 A job (verify.claims.jobs.Job) is a formula claim under one reading. The random phase is cut into
 units, each a range of sample indices of one pool; sample i of a pool is drawn from its own
 generator (`search.random_case(seed, i)`), and a unit decides every job of its pool on its samples,
-so a case's spectrum is computed once for all jobs. The adversarial phase is one task per job.
+so a case's spectrum is computed once for all jobs. The adversarial phase is one search per job, the jobs that
+draw alike run in one task (`run_adversarial_jobs`).
 Units and tasks are plain functions of picklable arguments (claims travel as syntax trees of our
 own, which stay inert when pickled): any executor gives the same merged result in any order.
 """
