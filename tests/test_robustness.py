@@ -285,13 +285,17 @@ def test_a_long_mantissa_is_rounded_before_it_is_printed():
     assert decimal(tiny, 20) == "3.3333333333333333333e-6001"
 
 
-def test_a_case_with_a_tiny_logit_prints_its_table():
+@pytest.mark.parametrize("H", ["[[1, 0], [0, 2]]", "[[1, 0], [0, 1]]"])
+def test_a_case_with_a_tiny_logit_prints_its_table(H):
+    """Logits 1e-100000 apart: beyond every precision the ball path tries for J's eigenvalue when H = I, so λ
+    has no enclosure (shown as "—"), and the table and JSON still print."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "case.json"
-        path.write_text('{"logits": ["1e-100000", "0"], "H": [[1, 0], [0, 2]]}')
+        path.write_text(f'{{"logits": ["1e-100000", "0"], "H": {H}}}')
         for flags in ([], ["--json"]):
             code, out, err = run(["theorem2", "--case", str(path), *flags])
             assert code == 0 and not err, err
+        assert json.loads(out)["n"] == 2
 
 
 # ---------------------------------------------------------------- files that are not regular files

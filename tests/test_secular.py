@@ -276,3 +276,24 @@ def _on_tangent_eigenvalues(diagonal):
             Q[i, k - 1] = 1 / mp.sqrt(k * (k + 1))
         Q[k, k - 1] = -k / mp.sqrt(k * (k + 1))
     return mp.eigsy(Q.T * mp.diag(diagonal) * Q, eigvals_only=True)
+
+
+@pytest.mark.parametrize("gap_bits", [30, 60, 100, 150])
+def test_poles_closer_than_float64_rounding_keep_their_root_between_them(gap_bits):
+    """Two poles 2^-gap apart (weights = poles): float64 rounds them apart by 2^-53 or merges them, so the warm
+    start is wrong; the root must still lie strictly between the poles and match the closed form. With
+    c = d, Σ d_j/(d_j − λ) = 0 is 2 d₁d₂ = λ(d₁ + d₂): λ = 2 d₁d₂/(d₁ + d₂)."""
+    import flint
+
+    from verify.numerics import secular
+    from verify.numerics.secular_balls import secular_balls
+
+    with flint.ctx.workprec(300):
+        upper, lower = flint.arf(1), flint.arf(1) - flint.arf((1, -gap_bits))
+        points = np.array([upper, lower], dtype=object)
+        (root,) = secular.precise_roots(points, points.copy())
+        assert lower < root < upper
+        exact = 2 * flint.arb(upper) * flint.arb(lower) / (flint.arb(upper) + flint.arb(lower))
+        assert abs(float((flint.arb(root) - exact) / (flint.arb(upper) - flint.arb(lower)))) < 1e-20
+        (ball,) = secular_balls([1, 0], [flint.arb(upper), flint.arb(lower)], [flint.arb(upper), flint.arb(lower)])
+        assert ball is not None and ball.overlaps(exact)

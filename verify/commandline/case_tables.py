@@ -44,11 +44,14 @@ SPECTRUM_NAMES = ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "R")
 
 
 def relative_radius(balls):
-    """The largest radius / |midpoint| of the enclosures shown: what the enclosure column guarantees."""
+    """The largest radius / |midpoint| of the enclosures shown: what the enclosure column guarantees (inf when a
+    quantity could not be enclosed at the most precision the ball path tries)."""
     worst = mp.mpf(0)
     with mp.workdps(20):
         for name in SPECTRUM_NAMES:
             ball = getattr(balls, name)
+            if ball is None:
+                return mp.inf
             mid, rad = arb_to_mpf(ball.mid()), arb_to_mpf(ball.rad())
             worst = max(worst, rad / abs(mid) if mid else mp.inf)
         return worst
@@ -90,7 +93,8 @@ def case_table(case, report, console=None):
     summary.add_column(f"value ({VALUE_DIGITS} digits)", no_wrap=True)
     summary.add_column("rigorous enclosure", no_wrap=True)
     for name in SPECTRUM_NAMES:
-        radius = upper_text(arb_to_mpf(getattr(report.balls, name).rad())) if report.balls is not None else None
+        ball = None if report.balls is None else getattr(report.balls, name)
+        radius = None if ball is None else upper_text(arb_to_mpf(ball.rad()))
         summary.add_row(name, number_text(getattr(q, name), VALUE_DIGITS), "—" if radius is None else f"± {radius}")
     console.print(summary)
     console.print(Text("claims at this case (margin ≥ 0 holds; CERTIFIED / REFUTED by Arb balls alone)",

@@ -139,6 +139,8 @@ def _solve_block(d, c, rho, k, eps, max_iter, start):
     else:
         right, tau = start
         lo, hi = np.where(right, -width, zero), np.where(right, zero, width)
+        # a coarse start outside its bracket (float64 poles closer than its rounding) restarts at the middle
+        tau = np.where(_mask(lo < tau) & _mask(tau < hi), tau, (lo + hi) / 2)
     origin = np.where(right, upper, lower)
     s = np.abs(tau)
     value, psi, dpsi, phi, dphi = _evaluate(d, c, rho, k, origin, tau, s)

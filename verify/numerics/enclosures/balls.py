@@ -4,7 +4,9 @@ interval [lo, hi] of decimals that contains it (Arb's own decimal conversion, wh
 
 def ball_json(ball, digits=30):
     """{"mid", "rad", "interval": [lo, hi]}: decimal strings of about `digits` significant digits with
-    (mid − rad, mid + rad) of the ball inside [lo, hi]."""
+    (mid − rad, mid + rad) of the ball inside [lo, hi]; None for None (a quantity not enclosed)."""
+    if ball is None:
+        return None
     mid, rad, exponent = ball.mid_rad_10exp(digits)
     scale = lambda m: decimal_from_integer(m, exponent)
     return {"mid": scale(mid), "rad": scale(rad), "interval": [scale(mid - rad), scale(mid + rad)]}
