@@ -1,9 +1,9 @@
 """Where the search's tasks run: in this process, or on Dask (a local cluster of worker
 processes, or an existing scheduler that `dask scheduler` + `dask worker` started elsewhere).
 
-`Executor.run(tasks, progress)` takes (label, function, args) triples and returns their results
+`Executor.run(tasks, progress, finish)` takes (label, function, args) triples and returns their results
 in the order given, whatever order they finish in; `progress(done, total, label)` is called as
-each completes. Ctrl-C kills a local cluster's worker processes at once (cancelling thousands of
+each completes, and `finish(index, result)`, when given, makes the result kept, in this process, as it arrives. Ctrl-C kills a local cluster's worker processes at once (cancelling thousands of
 queued tasks and letting the running ones go on held the end of an interrupted run up for 15–25 s),
 or cancels a scheduler's tasks, and raises `Interrupted` carrying the results that had arrived.
 
