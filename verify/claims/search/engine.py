@@ -247,7 +247,6 @@ def run_unit(unit, jobs):
     return tallies
 
 
-@preloads("verify.numerics.exact_spectrum")
 def run_adversarial(job, seed, dps, max_examples, database=None):
     """The Hypothesis phase of one job: (the shrunk counterexample or None with the examples run,
     re-decisions). With a `database` folder, the counterexamples saved by earlier runs are decided
@@ -263,6 +262,7 @@ def run_adversarial(job, seed, dps, max_examples, database=None):
     return found, decider.precise_rechecks
 
 
+@preloads("verify.numerics.exact_spectrum")  # the exact route at a tie
 def run_adversarial_jobs(jobs, seed, dps, examples, database=None):
     """run_adversarial on each job in turn (`examples`: each one's count), in one process: their searches, seeded
     alike, draw the same first cases, whose points are then computed once. {job label: result}."""
