@@ -32,7 +32,7 @@ def task_count(samples):
     counted = []
 
     class Count:
-        def run(self, tasks, progress=None):
+        def run(self, tasks, progress=None, finish=None):
             counted.append(len(tasks))
             raise executors.Interrupted([None] * len(tasks))
 

@@ -121,6 +121,18 @@ def test_a_piece_with_no_identity_from_the_solvers_facts_gets_one_from_the_facts
     assert check.confirmed and "2 piece(s) proved by an algebraic identity" in check.reason
 
 
+def test_a_piece_whose_index_the_identities_cannot_state_keeps_its_proof_without_one():
+    """Widening a piece's facts for an identity reads the claim in the identities' algebra; where that cannot state
+    an index (n − k + 1 for every n), the piece stays proved by the solvers, with no identity (it raised before)."""
+    from verify.claims.claimfile import claim_from_fields
+    from verify.claims.prover.prove import prove_with_identities
+
+    claim = claim_from_fields({"id": "t", "holds": "forall k in 1..n: (n - k + 1) * z(n - k + 1) <= 1",
+                               "n": [2, math.inf]}, "test")
+    proof, (algebras, _) = prove_with_identities(claim.tree, claim.n_range, claim.hessian)
+    assert proof.status == "proved" and len(algebras) == len(proof.pieces) and None in algebras
+
+
 def test_a_claim_false_everywhere_is_disproved_and_never_proved():
     claims = {c.id: c for c in load_claims(SUITE)}
     for claim_id in ("false.kappa_gt_kappa", "false.z1_lt_z1", "false.sqrt_negative", "false.divide_by_zero"):

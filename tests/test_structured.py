@@ -124,7 +124,7 @@ def test_the_models_n_is_where_structured_cases_are_tried(monkeypatch):
 
     assert model_n({"n": Fraction(8643, 2)}) == 4322 and model_n({"n": "x"}) is None and model_n({}) is None
     model = prover.Proof("not proved", reason=prover.FACTS_ALLOW, hints=({"n": 4321, "z_1": Fraction(1, 5000)},))
-    monkeypatch.setattr(prover, "prove_with_identities", lambda *args: (model, ((), 0.0)))
+    monkeypatch.setattr(prover, "prove", lambda *args: model)
     job = Job(_claims(("late", "z_max >= 1/4000", (2, math.inf)))[0])
     _, failing, tried, _ = prove_job(job, 30)
     structured = [c for c in failing if isinstance(c, StructuredCase)]

@@ -201,13 +201,14 @@ def exact_outcome(tree, case, ties_only=False):
 # ---------------------------------------------------------------- structured cases (verify.claims.cases.structured)
 
 
-def structured_outcome(tree, case, bits=256):
-    """The claim's Outcome at a structured case: balls of its exact quantities, then exact arithmetic where they leave
-    it tight or open (every quantity there is an exact rational)."""
+def structured_outcome(tree, case, bits=256, point=None):
+    """The claim's Outcome at a structured case: balls of its exact quantities (`point`, when the caller has the
+    case's balls at `bits` already), then exact arithmetic where they leave it tight or open (every quantity there
+    is an exact rational)."""
     from verify.claims.language.evaluate import decide_at
     from verify.claims.language.outcome import TIGHT
 
-    outcome = decide_at(tree, case.point(bits))
+    outcome = decide_at(tree, point if point is not None else case.point(bits))
     if outcome.status == TIGHT or not outcome.decided:
         exact = structured_exact_outcome(tree, case)
         if exact is not None:

@@ -1,19 +1,19 @@
 """Where the search's tasks run: in this process, or on Dask (a local cluster of worker
 processes, or an existing scheduler that `dask scheduler` + `dask worker` started elsewhere).
 
-`Executor.run(tasks, progress)` takes (label, function, args) triples and returns their results
+`Executor.run(tasks, progress, finish)` takes (label, function, args) triples and returns their results
 in the order given, whatever order they finish in; `progress(done, total, label)` is called as
-each completes. Ctrl-C kills a local cluster's worker processes at once (cancelling thousands of
+each completes, and `finish(index, result)`, when given, makes the result kept, in this process, as it arrives. Ctrl-C kills a local cluster's worker processes at once (cancelling thousands of
 queued tasks and letting the running ones go on held the end of an interrupted run up for 15–25 s),
 or cancels a scheduler's tasks, and raises `Interrupted` carrying the results that had arrived.
 
 By default the tasks run in this process, or — from the command line (`forking_by_default`), on a POSIX system
 with two usable cores or more — on `Forked` processes, one per core, forked from this one in milliseconds with
-everything it has loaded: `theorem2`'s default tasks then take 4.7 and 5.2 s of CPU in two processes where one
-process takes 8–9 s (measured under load; each process loads the solvers and SciPy's optimiser itself). A local cluster costs seconds of start-up (each worker
+everything it has loaded: `theorem2`'s default tasks then take 3.0–4.2 s of CPU in each of two processes, while this
+one makes the proofs' identities as they arrive (`run_tasks`' finish; measured under a load of 3–6). A local cluster costs seconds of start-up (each worker
 imports numpy, SciPy, SymPy, Hypothesis and Dask: 1.5 s of CPU) and about 1.5–2× the CPU time of the
 same tasks in process, so it pays only on a long search with idle cores. It is started by default
-when there are at least `MIN_TASKS_FOR_CLUSTER` tasks (a `theorem2` search has 21 + 0.03 × samples
+when there are at least `MIN_TASKS_FOR_CLUSTER` tasks (a `theorem2` search has 15 + 0.03 × samples
 of them, so from `--samples` 4000), with one worker per usable core; `workers` or `scheduler` ask for
 Dask explicitly. Measured with benchmarks/scaling.py on a shared 2-core machine under a load of 6–9,
 two workers took 1.61×, 1.43× and 1.23× the in-process wall time at `--samples` 1000, 2000 and 4000.
@@ -35,7 +35,7 @@ from verify.claims.interrupts import Interrupted, check_stop, remembered_interru
 from verify.claims.scheduler import CONNECT_TIMEOUT, check_answers, import_dask, security_for
 from verify.base.printable import shown
 
-MIN_TASKS_FOR_CLUSTER = 140  # fewer tasks run in process by default (theorem2: --samples below about 4000)
+MIN_TASKS_FOR_CLUSTER = 135  # fewer tasks run in process by default (theorem2: --samples below 4000)
 QUIET = logging.CRITICAL + 1  # above every level Dask logs at
 NOISY_LOGGERS = ("distributed", "tornado", "tornado.application", "bokeh")
 
@@ -43,13 +43,13 @@ NOISY_LOGGERS = ("distributed", "tornado", "tornado.application", "bokeh")
 class InProcess:
     """Run every task here, one after another."""
 
-    def run(self, tasks, progress=None):
+    def run(self, tasks, progress=None, finish=None):
         results = [None] * len(tasks)
         try:
             with remembered_interrupts():
                 for index, (label, function, args) in enumerate(tasks):
                     check_stop()
-                    results[index] = function(*args)
+                    results[index] = finished(finish, index, function(*args))
                     if progress:
                         progress(index + 1, len(tasks), label)
                 check_stop()
@@ -59,6 +59,11 @@ class InProcess:
 
     def close(self):
         pass
+
+
+def finished(finish, index, result):
+    """finish(index, result) when `finish` is given and the task returned something (see run_tasks), else result."""
+    return result if finish is None or result is None else finish(index, result)
 
 
 def usable_cores():
@@ -141,7 +146,7 @@ class DaskExecutor:
         # would leave its timer half-started, and every later collection would print an AssertionError
         disable_gc_diagnosis(force=True)
 
-    def run(self, tasks, progress=None):
+    def run(self, tasks, progress=None, finish=None):
         from dask.distributed import as_completed
 
         run = uuid.uuid4().hex  # keys unique to this run: another run on the same scheduler never shares them
@@ -155,7 +160,7 @@ class DaskExecutor:
                 for done, future in enumerate(as_completed(futures, loop=self.client.loop), 1):
                     check_stop()
                     index = order[future.key]
-                    results[index] = future.result()
+                    results[index] = finished(finish, index, future.result())
                     if progress:
                         progress(done, len(tasks), tasks[index][0])
                 check_stop()
@@ -238,16 +243,18 @@ def executor_for(workers=None, scheduler=None, tasks=0):
         return InProcess()
 
 
-def run_tasks(tasks, progress=None, executor=None, workers=None, scheduler=None):
+def run_tasks(tasks, progress=None, executor=None, workers=None, scheduler=None, finish=None):
     """(results, interrupted): the tasks on `executor`, or on one made for `workers`/`scheduler` (see
-    executor_for) and closed afterwards; after Ctrl-C, the results that had arrived (None for the others)."""
+    executor_for) and closed afterwards; after Ctrl-C, the results that had arrived (None for the others).
+    `finish(index, result)`, when given, makes each task's final result in this process as the task's arrives, while
+    the other tasks run on (work that needs what only this process should load)."""
     own = executor is None
     executor = executor or executor_for(workers, scheduler, len(tasks))
     if own and isinstance(executor, DaskExecutor):
         executor.closes_after_run = True  # so a Ctrl-C may kill its workers at once
     results, interrupted = [None] * len(tasks), False
     try:
-        results = executor.run(tasks, progress)
+        results = executor.run(tasks, progress, finish) if finish is not None else executor.run(tasks, progress)
     except Interrupted as stop:
         results, interrupted = stop.results, True
     finally:

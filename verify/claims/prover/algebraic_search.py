@@ -230,41 +230,45 @@ class _Grower:
     produce or cancel: those of the target (times its multipliers), then those the last round's terms brought."""
 
     def __init__(self, columns, bases, odd_ok):
-        self.columns, self.odd_ok = columns, odd_ok
-        self.bases = [(b, tuple(b[1].monoms()), _degree(b[1]), _highest(b[1].monoms())) for b in bases]
+        self.columns = columns
         self.seen = {m for poly, _ in columns.values() for m in poly.monoms()}
         self.frontier = set(self.seen)
-        self.top = max(sum(m) for m in self.seen) + max(b[2] for b in self.bases)
-        self.highest = _highest(list(self.seen) + [u for b in self.bases for u in b[1]])
+        monoms = [tuple(b[1].monoms()) for b in bases]
+        self.top = max(sum(m) for m in self.seen) + max(_degree(b[1]) for b in bases)
+        highest = _highest(list(self.seen) + [u for shifts in monoms for u in shifts])
+        self.odd_not_ok = tuple(i for i, ok in enumerate(odd_ok) if not ok)  # where an odd power is refused
+        # per base: (base, its monomials, degree, room: the highest power m may add to each variable, odd powers checked)
+        self.bases = [(b, shifts, _degree(b[1]), tuple(h - e for e, h in zip(_highest(shifts), highest)), b[2] != "=")
+                      for b, shifts in zip(bases, monoms)]
 
     def grow(self, deadline):
         """One round; the monomials it brought (empty: nothing more to grow)."""
         fresh = set()
         for t in self.frontier:
-            for base, monoms, degree, base_highest in self.bases:
-                for u in monoms:
+            for base in self.bases:
+                for u in base[1]:
                     m = tuple(map(operator.sub, t, u))
                     if min(m) >= 0:
-                        fresh.update(self._add(base, m, degree, base_highest))
+                        fresh.update(self._add(base, m))
             if len(self.columns) > MAX_COLUMNS or time.perf_counter() > deadline:
                 break
         self.seen |= fresh
         self.frontier = fresh
         return fresh
 
-    def _add(self, base, m, degree, base_highest):
+    def _add(self, base, m):
         """The term m·base as a column, unless it has one already, is of too high a degree, has an odd power of a
         quantity not proved positive, or a power above every monomial's (those of m·base are base's shifted by m)."""
-        labels, poly, kind = base
+        (labels, poly, kind), _, degree, room, odd_checked = base
         if (labels, m) in self.columns or sum(m) + degree > self.top:
             return ()
-        if kind != "=" and any(p % 2 and not ok for p, ok in zip(m, self.odd_ok)):
+        if odd_checked and any(m[i] & 1 for i in self.odd_not_ok):
             return ()
-        if any(e + b > h for e, b, h in zip(m, base_highest, self.highest)):
+        if any(map(operator.gt, m, room)):
             return ()
         product = poly.mul_monom(m)
         self.columns[(labels, m)] = (product, kind)
-        return set(product.monoms()) - self.seen
+        return set(sorted(product.keys(), reverse=True)) - self.seen  # product.monoms(): the ring's order is lex
 
 
 def _highest(monomials):

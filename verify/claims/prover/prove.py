@@ -94,15 +94,22 @@ def prove(tree, n_range, family="spd", extra=()):
 def prove_with_identities(tree, n_range, family="spd", extra=()):
     """(Proof, (algebraic identities, seconds)): `prove`'s Proof and, for a proved claim, each piece's identity
     (verify.claims.prover.algebraic_search.certify; None where a piece has none), from the same memory."""
-    from verify.claims.prover.algebraic_search import certify
-
     memory = _memory(tree, tuple(n_range), family, tuple(extra))
     if memory.identities is None:
-        started = time.perf_counter()
-        algebras, _ = certify(tree, memory.proof, tuple(extra))
-        memory.certified, algebras = _widened(tree, memory.proof, algebras, family, tuple(extra), started)
-        memory.identities = algebras, time.perf_counter() - started
+        memory.certified, memory.identities = identities(tree, memory.proof, family, extra)
     return memory.certified, memory.identities
+
+
+def identities(tree, proof, family="spd", extra=()):
+    """(Proof, (algebraic identities, seconds)) for a `proof` of `tree` from the facts and `extra`, made wherever
+    the Proof is (the search makes them in the process that collects the proofs): each proved piece's identity, or
+    None; the Proof they go with is `_widened`'s."""
+    from verify.claims.prover.algebraic_search import certify
+
+    started = time.perf_counter()
+    algebras, _ = certify(tree, proof, tuple(extra))
+    certified, algebras = _widened(tree, proof, algebras, family, tuple(extra), started)
+    return certified, (algebras, time.perf_counter() - started)
 
 
 @dataclass
@@ -160,7 +167,10 @@ def _wider_identity(part, piece, pieces_, available, started, seconds):
             continue
         tried.append(wider)
         facts = [f for f in available.values() if f.id in wider]
-        algebra = find(part, piece.piece, facts, left)
+        try:
+            algebra = find(part, piece.piece, facts, left)
+        except NotEncodable:  # the identity's algebra cannot state the part (an index such as n − k), as certify finds
+            return None
         if algebra is not None:
             return _cited(part, piece.piece, facts, algebra)
     return None

@@ -4,7 +4,8 @@ Decider, and the merge of unit results into one deterministic record per job.
 A job (verify.claims.jobs.Job) is a formula claim under one reading. The random phase is cut into
 units, each a range of sample indices of one pool; sample i of a pool is drawn from its own
 generator (`search.random_case(seed, i)`), and a unit decides every job of its pool on its samples,
-so a case's spectrum is computed once for all jobs. The adversarial phase is one task per job.
+so a case's spectrum is computed once for all jobs. The adversarial phase is one search per job, the jobs that
+draw alike run in one task (`run_adversarial_jobs`).
 Units and tasks are plain functions of picklable arguments (claims travel as syntax trees of our
 own, which stay inert when pickled): any executor gives the same merged result in any order.
 """
@@ -17,9 +18,11 @@ import mpmath as mp
 import numpy as np
 
 from verify.claims.search import sampling as search
+from verify.claims.search.structured import run_structured_jobs
 from verify.claims.cases.case import parse_case
 from verify.claims.exact import exact_outcome
 from verify.claims.executors import check_stop
+from verify.claims.forking import preloads
 from verify.claims.language.evaluate import decide_at
 from verify.claims.language.outcome import FAILS, HOLDS, TIGHT
 from verify.claims.language.quantities import CURVATURE
@@ -223,6 +226,7 @@ def units_for(seed, samples, job_ids, dps, size=UNIT_SIZE):
     return [Unit(seed, start, min(start + size, samples), tuple(job_ids), dps) for start in range(0, samples, size)]
 
 
+@preloads("verify.numerics.exact_spectrum")  # the exact route at a tie
 def run_unit(unit, jobs):
     """The random phase on one unit: every job of the unit on every sample in its domain (the first unit
     also on the pool's deterministic corners, `search.corner_cases`)."""
@@ -257,6 +261,13 @@ def run_adversarial(job, seed, dps, max_examples, database=None):
     if store is not None and found.case is not None:
         store.save(_key(job), json.dumps(found.case.inputs(), sort_keys=True).encode())
     return found, decider.precise_rechecks
+
+
+@preloads("verify.numerics.exact_spectrum")  # the exact route at a tie
+def run_adversarial_jobs(jobs, seed, dps, examples, database=None):
+    """run_adversarial on each job in turn (`examples`: each one's count), in one process: their searches, seeded
+    alike, draw the same first cases, whose points are then computed once. {job label: result}."""
+    return {job.label: run_adversarial(job, seed, dps, count, database) for job, count in zip(jobs, examples)}
 
 
 def _key(job):
@@ -298,6 +309,10 @@ def collect(tasks, results):
             units.append(result)
         elif function is run_adversarial:
             adversarial[args[0].label] = result
+        elif function is run_adversarial_jobs:
+            adversarial.update(result or {})
+        elif function is run_structured_jobs:  # a result per job, kept under the job's own label
+            other.update({f"{name}: structured": found for name, found in (result or {}).items()})
         else:
             other[label] = result
     return Collected(units, adversarial, other)

@@ -1,6 +1,7 @@
 """The structured phase of the search (verify.claims.cases.structured): two-level and uniform z with isotropic and
 two-level diagonal H at token counts up to 10⁶, each decided with balls of its exact quantities (exactly at a tie).
-One task per job, beside the random units and the Hypothesis search (verify.claims.search.engine)."""
+One task per group of jobs that share a domain (`run_structured_jobs`: each case's spectrum and balls made once for
+all of them), beside the random units and the Hypothesis search (verify.claims.search.engine)."""
 from verify.claims.cases.structured import FORALL_BUDGET, decidable, structured_cases, work
 from verify.claims.exact import structured_outcome
 from verify.claims.executors import check_stop
@@ -10,13 +11,15 @@ from verify.numerics.precision import bits_for
 FAILURES_KEPT = 5  # the failing structured cases kept, the smallest n first
 
 
-def run_structured(job, dps, extra=(), only=None):
+def run_structured(job, dps, extra=(), only=None, shared=None):
     """The structured phase of one job (verify.claims.cases.structured): two-level and uniform z with isotropic
     and two-level diagonal H at token counts up to 10⁶, decided with balls of their exact quantities (exactly at a
-    tie). `extra`: more token counts to try (those a model names, and their neighbours); `only`: try only those.
+    tie). `extra`: more token counts to try (those a model names, and their neighbours); `only`: try only those;
+    `shared`: a _SharedCases whose cases (spectra, balls) other jobs reuse.
     (failing cases, the smallest n first, at most FAILURES_KEPT; cases decided)."""
     failing, decided, spent = [], 0, 0
     bits = bits_for(2 * dps)
+    shared = shared if shared is not None else _SharedCases(bits)
     n_range = job.claim.n_range
     if only is not None:
         n_range = (max(n_range[0], min(only) - 1), min(n_range[1], max(only) + 1))
@@ -26,8 +29,30 @@ def run_structured(job, dps, extra=(), only=None):
             continue
         spent += work(job.tree, case.n)
         decided += 1
-        if structured_outcome(job.tree, case, bits).status == FAILS:
+        if structured_outcome(job.tree, shared.case(case), bits, shared.point(case)).status == FAILS:
             failing.append(case)
             if len(failing) >= FAILURES_KEPT:
                 break
     return tuple(failing), decided
+
+
+def run_structured_jobs(jobs, dps):
+    """run_structured for each job (of one domain), every case's exact spectrum and balls made once for all of
+    them: {job label: (failing cases, cases decided)}."""
+    shared = _SharedCases(bits_for(2 * dps))
+    return {job.label: run_structured(job, dps, shared=shared) for job in jobs}
+
+
+class _SharedCases:
+    """The structured cases one task has decided, each kept once with its spectrum and its balls at `bits`."""
+
+    def __init__(self, bits):
+        self.bits, self._cases, self._points = bits, {}, {}
+
+    def case(self, case):
+        return self._cases.setdefault(case, case)  # equal cases: the first one, whose spectrum is already made
+
+    def point(self, case):
+        if case not in self._points:
+            self._points[case] = self.case(case).point(self.bits)
+        return self._points[case]

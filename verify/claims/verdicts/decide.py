@@ -20,6 +20,7 @@ from verify.claims.search.tasks import single_tasks
 from verify.claims.search.structured import run_structured
 from verify.claims.certificates.stored_claim import MAX_CHECK_N
 from verify.claims.executors import run_tasks
+from verify.claims.forking import preloads
 from verify.claims.language.outcome import FAILS, HOLDS
 from verify.claims.record import FAMILY_TEXT
 from verify.claims.results import (ClaimResult, Counterexample, InterruptedEvidence, ProofEvidence, Verdict,
@@ -50,26 +51,40 @@ def verdict_of(outcome, certified=False, assumptions=()):
 
 
 def run_jobs(jobs, seed, samples, dps, out_dir=None, progress=None, workers=None, scheduler=None, example_db=None,
-             executor=None, extra_tasks=(), prove=True):
+             executor=None, extra_tasks=(), prove=True, after_proof=None):
     """(results per job, collected task results, interrupted): prover (unless prove=False: the search alone,
-    as the fact library's own tests need) and search on every job, then each verdict."""
+    as the fact library's own tests need) and search on every job, then each verdict. Each proof's algebraic
+    identities are made in this process as the proof arrives (`with_identities`), while the tasks run on; so is
+    `after_proof` = (name, function of a job), whose result goes with the tasks' under "label: name"."""
     tasks = [(f"{job.label}: proof", prove_job, (job, dps)) for job in jobs] if prove else []
     tasks += list(extra_tasks)
     tasks += single_tasks(jobs, seed, samples, dps, example_db)
-    results, interrupted = run_tasks(tasks, progress, executor, workers, scheduler)
+    here = {}  # what this process made beside the tasks
+
+    def finish(index, found):
+        if not prove or index >= len(jobs) or found is None:
+            return found
+        if after_proof is not None:
+            here[f"{jobs[index].label}: {after_proof[0]}"] = after_proof[1](jobs[index])
+        return with_identities(jobs[index], found)
+
+    results, interrupted = run_tasks(tasks, progress, executor, workers, scheduler, finish=finish)
     collected = collect(tasks, results)
+    collected.other.update(here)
     outcomes = [formula_result(job, i, collected, dps, samples, out_dir) for i, job in enumerate(jobs)]
     return outcomes, collected, interrupted
 
 
+@preloads("z3", "cvc5", "verify.claims.prover.prove", "verify.claims.prover.hints")
 def prove_job(job, dps):
-    """(Proof, failing cases built from its models, cases tried, algebraic certificates): the prover on one
-    job's claim and domain, each proved piece's identity (or None), and the counterexample search's hints
-    where the facts allow a counterexample."""
+    """(Proof, failing cases built from its models, cases tried, the lemmas it was proved from): the prover on one
+    job's claim and domain, and the counterexample search's hints where the facts allow a counterexample. The
+    proof's identities come after (`with_identities`, where the results are collected: SymPy and SciPy's optimiser,
+    which they need, then load in that one process)."""
     from verify.claims.prover.hints import cases_from_model
-    from verify.claims.prover.prove import prove_with_identities
+    from verify.claims.prover.prove import prove
 
-    proof, algebras = least_assumption_proof(job, prove_with_identities)
+    proof, cited = least_assumption_proof(job, lambda *args: (prove(*args), args[3]))
     failing, tried = [], 0
     decider = Decider(dps, job.needs)
     hints = proof.hints if job.min_n <= MAX_CHECK_N else ()  # a case beyond check's bound could not be certified
@@ -84,7 +99,17 @@ def prove_job(job, dps):
         found, decided = run_structured(job, dps, model_ns, only=model_ns)
         failing += list(found)
         tried += decided
-    return proof, tuple(failing), tried, algebras
+    return proof, tuple(failing), tried, cited
+
+
+def with_identities(job, found):
+    """A proof task's result (prove_job) with the proof's algebraic identities: (Proof, failing cases, cases tried,
+    (identities, seconds)), the Proof the identities go with (verify.claims.prover.prove.identities)."""
+    from verify.claims.prover.prove import identities
+
+    proof, failing, tried, cited = found
+    certified, algebras = identities(job.tree, proof, job.claim.hessian, cited)
+    return certified, failing, tried, algebras
 
 
 def model_n(values):
@@ -98,15 +123,15 @@ def model_n(values):
 
 
 def least_assumption_proof(job, prove):
-    """(Proof, identities) of a job citing as few assumptions as it can: first from the facts and the lemmas that rest
-    on nothing taken as given; only when that fails, from every lemma (a claim provable without an assumed lemma is a
-    plain PROVED, and an assumed lemma is cited only when it is needed)."""
+    """prove(tree, n range, family, lemmas)'s answer, (Proof, anything), for a job citing as few assumptions as it can:
+    first from the facts and the lemmas that rest on nothing taken as given; only when that fails, from every lemma (a
+    claim provable without an assumed lemma is a plain PROVED, and an assumed lemma is cited only when it is needed)."""
     rests_on_assumption = dict(job.assumed)
     unassumed = tuple(lemma for lemma in job.lemmas if lemma.id not in rests_on_assumption)
     if len(unassumed) < len(job.lemmas):
-        proof, algebras = prove(job.tree, job.claim.n_range, job.claim.hessian, unassumed)
+        proof, more = prove(job.tree, job.claim.n_range, job.claim.hessian, unassumed)
         if proof.status == "proved":
-            return proof, algebras
+            return proof, more
     return prove(job.tree, job.claim.n_range, job.claim.hessian, job.lemmas)
 
 

@@ -28,10 +28,9 @@ def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir=None, prog
     check_targets(out_dir, [(c.id, r) for c in claims for r in c.readings])
     jobs = [Job(c, r) for c in claims if not c.multi for r in c.readings]
     several = [c for c in claims if c.multi]
-    extra = [(f"{job.label}: symbolic", _symbolic_evidence, (job,)) for job in jobs]  # long ones first
-    extra += multi.multi_tasks(seed, samples, dps, example_db) if several else []
+    extra = multi.multi_tasks(seed, samples, dps, example_db) if several else []
     outcomes, collected, interrupted = run_jobs(jobs, seed, samples, dps, out_dir, progress, workers, scheduler,
-                                                example_db, executor, extra)
+                                                example_db, executor, extra, after_proof=("symbolic", _symbolic_evidence))
     outcomes += [multi.multi_result(c, collected, dps, out_dir) for c in several]
     order = {(c.id, r): k for k, (c, r) in enumerate((c, r) for c in claims for r in c.readings)}
     outcomes.sort(key=lambda result: order[(result.id, result.reading)])
@@ -39,8 +38,9 @@ def run_theorem2(seed=0, samples=300, dps=50, claim_ids=None, out_dir=None, prog
 
 
 def _symbolic_evidence(job):
-    """The SymPy evidence fields (d/dR of the implied bound; the n = 2 proof). SymPy is loaded here,
-    on use, so that importing the search does not pay for it."""
+    """The SymPy evidence fields (d/dR of the implied bound; the n = 2 proof), made where the results are collected
+    as the job's proof arrives (run_jobs' after_proof), where SymPy is loaded for the identities too. SymPy is loaded
+    here, on use, so that importing the search does not pay for it."""
     from verify.claims.builtin import two_tokens as proofs
 
     fields = {}
