@@ -1,9 +1,8 @@
 """Echoed values and printed text are safe: a giant integer, a newline or an ESC sequence in any input gives one
 bounded, escaped line (never Python's 4,300-digit ValueError, never a raw control character on the terminal), a
 Case built directly is checked as a case file is, and a number no radius can print is shown as "—"."""
-import contextlib
-import io
 import json
+import os
 from fractions import Fraction
 
 import numpy as np
@@ -12,19 +11,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import verify
+from tests.conftest import run_cli
 from verify.base.printable import escaped, integer_text, shown
 from verify.claims.cases.case import Case
-from verify.commandline.cli import main
 
 ESC = "\x1b]0;owned\x07\x1b[2J\x1b[31m"
 TOML_ESC = "".join(f"\\u{ord(ch):04x}" if ord(ch) < 32 else ch for ch in ESC)  # the same, as a TOML string writes it
 
 
 def run(argv):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(argv)
-    return code, out.getvalue(), err.getvalue()
+    """(exit status, stdout, stderr) of `verify ARGV` from the current folder (conftest's run_cli)."""
+    ran = run_cli(*argv, cwd=os.getcwd())
+    return ran.returncode, ran.stdout, ran.stderr
 
 
 def assert_clean(text):

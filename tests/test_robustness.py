@@ -8,9 +8,8 @@ Certificates start from real ones, written once per module by `theorem2` and `cl
 Each property has a `slow` variant on four to five times the examples. Hypothesis does not shrink here (a
 failure is reported as drawn): shrinking whole command runs can take its full five minutes.
 """
-import contextlib
-import io
 import json
+import os
 import tempfile
 from fractions import Fraction
 from pathlib import Path
@@ -24,7 +23,7 @@ from verify.claims.cases.multi_balls import MultiCase
 from verify.claims.certificates.several import certificate_body as multi_certificate_body
 from verify.claims.builtin.registry import get_claim
 from verify.claims.cases.case import MAX_MATRIX_N
-from verify.commandline.cli import main
+from tests.conftest import run_cli
 from tests.robust_inputs import case_files, claim_files, mutated_certificates, valid_H
 
 QUICK = settings(max_examples=80, deadline=None, derandomize=True, database=None,
@@ -39,11 +38,9 @@ SEARCH = ["--samples", "4", "--workers", "1", "--dps", "30"]  # the smallest sea
 
 
 def run(argv):
-    """(exit status, stdout, stderr) of `verify ARGV`; an exception escaping main fails the test."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(argv)
-    return code, out.getvalue(), err.getvalue()
+    """(exit status, stdout, stderr) of `verify ARGV` from the current folder (conftest's run_cli)."""
+    ran = run_cli(*argv, cwd=os.getcwd())
+    return ran.returncode, ran.stdout, ran.stderr
 
 
 def leftovers(folder):
