@@ -1,6 +1,7 @@
 """Claims: the built-in formula claims against an independent formula on a dense reference, the
 mathematical facts behind the verdicts as properties over generated cases, T2.multi, and the n = 2 proofs."""
 import math
+import re
 
 import mpmath as mp
 import numpy as np
@@ -150,3 +151,21 @@ def test_two_token_proofs_agree_with_the_search():
     assert prove_two_token(Job(REGISTRY["T2.swapped"], TANGENT))[0] is False
     assert prove_two_token(Job(REGISTRY["T2.eq47.max"], AMBIENT)) is None
     assert prove_two_token(Job(REGISTRY["T2.interlace"], TANGENT)) is None
+
+
+@pytest.mark.parametrize("stage", ["float", 30, 60, "balls"])
+@pytest.mark.parametrize("claim_id,reading", [("T2.eq47.max", AMBIENT), ("T2.eq47.min", TANGENT)])
+def test_a_reported_margin_shows_only_digits_its_enclosure_vouches_for(stage, claim_id, reading):
+    """--json's worst margin: every digit printed is right to one unit of the last, against a 300-digit reference."""
+    from verify.claims.search.engine import Decision, _margin_text
+
+    case = Case.from_arrays([0, "-1.25", "0.5"], np.array([[3, 2, 0], [2, 3, 1], [0, 1, 4]]))
+    job = Job(REGISTRY[claim_id], reading)
+    decision = Decision(Decider(30).at(job, case, stage), stage)
+    text = _margin_text(decision.margin, decision.vouched_digits)
+    with mp.workdps(300):
+        reference = Decider(300).at(job, case, 300).margin
+        shown = len(re.sub(r"[-+.]|e.*$", "", text).lstrip("0"))
+        unit = mp.mpf(10) ** (mp.floor(mp.log10(abs(reference))) - shown + 1)
+        assert abs(mp.mpf(text) - reference) <= unit, (text, reference)
+    assert shown >= 5  # a float64 estimate still says something

@@ -331,7 +331,7 @@ def test_case_mode_gives_each_claim_its_verdict_at_the_case(case_report):
 
 
 def test_json_worst_margin_has_every_digit_the_table_shortens(claims_report):
-    """--json promises every digit computed: a worst margin carries more than the table's SHOWN_DIGITS."""
+    """--json promises every digit its enclosure vouches for: a worst margin carries more than the table's SHOWN_DIGITS."""
     margins = [c["evidence"]["worst_margin"] for c in claims_report.to_json()["claims"]
                if is_number(c["evidence"].get("worst_margin"))]
     assert margins

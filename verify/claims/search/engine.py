@@ -60,6 +60,19 @@ class Decision:
             return mp.inf if margin > 0 else -mp.inf if margin < 0 else mp.nan
         return margin
 
+    @property
+    def vouched_digits(self):
+        """How many significant digits of the margin its enclosure vouches for: printed to that many, it is within
+        one unit of its last digit of the true margin (None: every digit it carries, being exact or not finite)."""
+        margin, error = self.margin, self.outcome.error
+        if not isinstance(error, flint.arb) or not error.is_finite() or not mp.isfinite(margin) or margin == 0:
+            return None
+        error = arb_to_mpf(abs(error).upper())
+        if error == 0:
+            return None
+        with mp.workdps(20):
+            return max(1, int(mp.floor(mp.log10(abs(margin) / (2 * error)))))
+
 
 _SHARED_POINTS, _SHARED_POINTS_LOCK, MAX_SHARED_POINTS = {}, threading.Lock(), 4096  # see Decider.point
 
@@ -169,7 +182,7 @@ class JobTally:
     evaluated: int = 0
     rechecks: int = 0
     ball_decisions: int = 0
-    worst: object = None  # (margin, index, case)
+    worst: object = None  # (margin, index, case, the margin's digits its enclosure vouches for)
     failures: list = field(default_factory=list)  # (index, case), the smallest (n, index) first
     failure_count: int = 0
     tight: list = field(default_factory=list)  # (index, case, strict), the first few
@@ -184,7 +197,7 @@ class JobTally:
             margin = decision.margin
             margin = -mp.inf if margin != margin else margin  # undefined: the worst there is
             if self.worst is None or (margin, index) < self.worst[:2]:
-                self.worst = (margin, index, case)
+                self.worst = (margin, index, case, decision.vouched_digits)
         if status == FAILS:
             self.failure_count += 1
             self.failures = _smallest(self.failures + [(index, case)])
@@ -333,7 +346,7 @@ def search_outcome(job, index, collected, samples, dps):
         samples=tally.evaluated,
         adversarial_examples=found.examples,
         precise_rechecks=tally.rechecks + adversarial_rechecks,
-        worst_margin=_margin_text(worst[0]) if worst else None,
+        worst_margin=_margin_text(worst[0], worst[3]) if worst else None,
         worst_case_n=worst[2].n if worst else None,
         random_counterexamples=tally.failure_count,
         ball_decisions=tally.ball_decisions or None,
@@ -346,16 +359,17 @@ def search_outcome(job, index, collected, samples, dps):
     return evidence, candidates, tally
 
 
-def _margin_text(margin):
-    """Every digit the margin carries (the table shortens it, --json keeps it): all of an mpf's mantissa,
-    a float64's shortest round-trip decimal."""
+def _margin_text(margin, vouched=None):
+    """Every digit of the margin its enclosure vouches for (`vouched`; None: every digit it carries, all of an
+    mpf's mantissa, a float64's shortest round-trip decimal). The table shortens it, --json keeps it."""
     if margin == -mp.inf:
         return "undefined"
     if margin == mp.inf:
         return "inf"  # every case a statement about no k: it holds there
     if isinstance(margin, mp.mpf):
-        return decimal(margin, max(mp.libmp.prec_to_dps(margin.bc), 1))
-    return repr(float(margin))
+        carried = max(mp.libmp.prec_to_dps(margin.bc), 1)
+        return decimal(margin, carried if vouched is None else min(carried, vouched))
+    return repr(float(margin)) if vouched is None or vouched >= 17 else decimal(margin, vouched)
 
 
 def _tight_text(tally, dps):
