@@ -157,12 +157,12 @@ def test_two_token_proofs_agree_with_the_search():
 @pytest.mark.parametrize("claim_id,reading", [("T2.eq47.max", AMBIENT), ("T2.eq47.min", TANGENT)])
 def test_a_reported_margin_shows_only_digits_its_enclosure_vouches_for(stage, claim_id, reading):
     """--json's worst margin: every digit printed is right to one unit of the last, against a 300-digit reference."""
-    from verify.claims.search.engine import Decision, _margin_text
+    from verify.claims.search.decision import Decision, margin_text
 
     case = Case.from_arrays([0, "-1.25", "0.5"], np.array([[3, 2, 0], [2, 3, 1], [0, 1, 4]]))
     job = Job(REGISTRY[claim_id], reading)
     decision = Decision(Decider(30).at(job, case, stage), stage)
-    text = _margin_text(decision.margin, decision.vouched_digits)
+    text = margin_text(decision.margin, decision.vouched_digits)
     with mp.workdps(300):
         reference = Decider(300).at(job, case, 300).margin
         shown = len(re.sub(r"[-+.]|e.*$", "", text).lstrip("0"))

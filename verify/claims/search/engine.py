@@ -18,6 +18,7 @@ import mpmath as mp
 import numpy as np
 
 from verify.claims.search import sampling as search
+from verify.claims.search.decision import Decision, margin_text
 from verify.claims.search.structured import run_structured_jobs
 from verify.claims.cases.case import parse_case
 from verify.claims.exact import exact_outcome
@@ -30,48 +31,12 @@ from verify.claims.language.values import Point, ball_point, ball_spectrum, floa
 from verify.claims.results import InterruptedEvidence, SearchEvidence, VerdictKind
 from verify.base.errors import InputError
 from verify.base.files import FolderStore
-from verify.numerics.arb import arb_to_mpf
-from verify.numerics.precision import bits_for, decimal
+from verify.numerics.precision import bits_for
 
 UNIT_SIZE = 50  # samples per work unit
 ESTIMATE_FAILURES = (np.linalg.LinAlgError, ZeroDivisionError, ValueError, OverflowError, FloatingPointError)
 LAM_PRECISE_N = 48  # tokens up to which every eigenvalue λ(k) is re-decided precisely (see Decider.stages)
 CANDIDATES = 5  # counterexamples kept (the smallest n first) and tried in turn until one is certified
-
-
-@dataclass(frozen=True)
-class Decision:
-    """A job at one case: its Outcome and the stage that produced it ("float", digits, or "balls")."""
-
-    outcome: object
-    stage: object
-
-    @property
-    def status(self):
-        return self.outcome.status
-
-    @property
-    def margin(self):
-        """The margin as an mpf or float (NaN when undefined; +∞ for a statement about no k), for reports."""
-        margin = self.outcome.margin
-        if isinstance(margin, flint.arb):
-            if margin.is_finite():
-                return arb_to_mpf(margin)
-            return mp.inf if margin > 0 else -mp.inf if margin < 0 else mp.nan
-        return margin
-
-    @property
-    def vouched_digits(self):
-        """How many significant digits of the margin its enclosure vouches for: printed to that many, it is within
-        one unit of its last digit of the true margin (None: every digit it carries, being exact or not finite)."""
-        margin, error = self.margin, self.outcome.error
-        if not isinstance(error, flint.arb) or not error.is_finite() or not mp.isfinite(margin) or margin == 0:
-            return None
-        error = arb_to_mpf(abs(error).upper())
-        if error == 0:
-            return None
-        with mp.workdps(20):
-            return max(1, int(mp.floor(mp.log10(abs(margin) / (2 * error)))))
 
 
 _SHARED_POINTS, _SHARED_POINTS_LOCK, MAX_SHARED_POINTS = {}, threading.Lock(), 4096  # see Decider.point
@@ -346,7 +311,7 @@ def search_outcome(job, index, collected, samples, dps):
         samples=tally.evaluated,
         adversarial_examples=found.examples,
         precise_rechecks=tally.rechecks + adversarial_rechecks,
-        worst_margin=_margin_text(worst[0], worst[3]) if worst else None,
+        worst_margin=margin_text(worst[0], worst[3]) if worst else None,
         worst_case_n=worst[2].n if worst else None,
         random_counterexamples=tally.failure_count,
         ball_decisions=tally.ball_decisions or None,
@@ -357,19 +322,6 @@ def search_outcome(job, index, collected, samples, dps):
     if candidates:
         evidence = evidence.with_(shrunk=found.case is not None)
     return evidence, candidates, tally
-
-
-def _margin_text(margin, vouched=None):
-    """Every digit of the margin its enclosure vouches for (`vouched`; None: every digit it carries, all of an
-    mpf's mantissa, a float64's shortest round-trip decimal). The table shortens it, --json keeps it."""
-    if margin == -mp.inf:
-        return "undefined"
-    if margin == mp.inf:
-        return "inf"  # every case a statement about no k: it holds there
-    if isinstance(margin, mp.mpf):
-        carried = max(mp.libmp.prec_to_dps(margin.bc), 1)
-        return decimal(margin, carried if vouched is None else min(carried, vouched))
-    return repr(float(margin)) if vouched is None or vouched >= 17 else decimal(margin, vouched)
 
 
 def _tight_text(tally, dps):
