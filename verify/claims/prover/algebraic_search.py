@@ -105,10 +105,11 @@ def _positivity(found, targets, deadline):
     for hypothesis in found.hypotheses:
         read |= {str(g) for monom in hypothesis.poly.monoms() for g, power in zip(found.space.ring.gens, monom) if power}
     names = [name for name in found.space.names if name in read]
+    failed_with = {}  # name -> the positive set its LP failed with: the same LP again would fail again
     for _ in range(MAX_POSITIVITY_ROUNDS):
         grew = _read_off(found, targets, names, lemmas, positive)
         for name in names:
-            if name in positive or time.perf_counter() > deadline:
+            if name in positive or failed_with.get(name) == positive or time.perf_counter() > deadline:
                 continue
             answer = _search(targets[name], True, found.hypotheses, positive, deadline, depth=2, pairs=False,
                              multiplied=True)
@@ -116,6 +117,8 @@ def _positivity(found, targets, deadline):
                 lemmas.append(Lemma(name, *answer))
                 positive.add(name)
                 grew = True
+            else:
+                failed_with[name] = frozenset(positive)
         if not grew:
             break
     return lemmas, positive

@@ -273,17 +273,19 @@ def shrink(tree, piece, available, used, negate, proved=None):
     fact (they add an instance per index) dropped in turn while Z3 still proves it quickly. Each trial runs in
     a fresh context, so its answer depends on its text alone (a context shared by the trials made one trial
     of Theorem 2 run into the wall-clock backstop, then 10 s, that a fresh context answers in 0.06 s)."""
+    def listed(ids):  # in the library's order, as the final query lists them: its text is then a trial's, and
+        return [f for f in available if f.id in ids]  # Z3's unsat answer on it is reused (`proved`)
+
     by_id = {f.id: f for f in available}
     for _ in range(3):
-        query = build_query(tree, piece, [by_id[i] for i in used], negate)
+        query = build_query(tree, piece, listed(set(used)), negate)
         answer = _remembered(run_z3(query.text, SHRINK_STEPS), query.text, proved)
         smaller = _lemma_ids(answer.core, query) if answer.result == "unsat" else used
         if smaller == used:
             break
         used = smaller
     for fact_id in [i for i in used if _weight(by_id[i]) > 1]:
-        trial = [by_id[i] for i in used if i != fact_id]
-        text = build_query(tree, piece, trial, negate).text
+        text = build_query(tree, piece, listed(set(used) - {fact_id}), negate).text
         if _remembered(run_z3(text, SHRINK_STEPS), text, proved).result == "unsat":
             used = tuple(i for i in used if i != fact_id)
     return tuple(f.id for f in available if f.id in used)
