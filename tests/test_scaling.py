@@ -287,3 +287,21 @@ def test_a_ctrl_c_python_can_only_print_is_remembered_not_printed(capsys):
             check_stop()
     check_stop()  # the remembered Ctrl-C is forgotten once the run ends
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_ctrl_c_during_an_import_lets_the_import_finish_and_stops_the_run_after(tmp_path, monkeypatch):
+    """A Ctrl-C that lands while a module is being imported (SymPy, loaded on first use while the tasks run) is
+    remembered, not raised there: an import stopped half-way leaves its package broken for the rest of the process
+    (the interrupted run's report then failed on `NameError: name 'Mul' is not defined`, exit status 1)."""
+    from verify.claims.executors import check_stop, remembered_interrupts
+
+    (tmp_path / "interrupted_import.py").write_text(
+        "import os, signal\nos.kill(os.getpid(), signal.SIGINT)\nAFTER_THE_SIGNAL = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with remembered_interrupts():
+        import interrupted_import  # noqa: F401
+
+        assert interrupted_import.AFTER_THE_SIGNAL
+        with pytest.raises(KeyboardInterrupt):
+            check_stop()
+    sys.modules.pop("interrupted_import", None)

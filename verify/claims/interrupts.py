@@ -25,7 +25,8 @@ def remembered_interrupts():
 
     def remember(signum, frame):
         _STOP.set()
-        raise KeyboardInterrupt
+        if not _importing(frame):  # an import stopped half-way leaves its package broken for the rest of the
+            raise KeyboardInterrupt  # process (the interrupted report's LaTeX then fails): check_stop raises it after
 
     def quiet_when_remembered(unraisable, hook=sys.unraisablehook):
         """A Ctrl-C raised where Python can only print it (a finaliser, Hypothesis's gc callback) is not
@@ -43,6 +44,15 @@ def remembered_interrupts():
         signal.signal(signal.SIGINT, previous)
         sys.unraisablehook = previous_hook
         _STOP.clear()
+
+
+def _importing(frame):
+    """Whether the signal came while a module was being imported (a frame of Python's import machinery is on the stack)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 @contextlib.contextmanager
