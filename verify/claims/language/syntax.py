@@ -10,7 +10,28 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 
-@dataclass(frozen=True)
+def node(cls):
+    """A frozen record whose hash is computed once (trees key the proof cache and the evaluator's memos, and a
+    tree's hash is its children's, all the way down). The cached hash stays out of pickles: a string's hash
+    differs from one process to the next."""
+    cls = dataclass(frozen=True)(cls)
+    computed = cls.__hash__
+
+    def __hash__(self):
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = computed(self)
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __getstate__(self):
+        return {key: value for key, value in self.__dict__.items() if key != "_hash"}
+
+    cls.__hash__, cls.__getstate__ = __hash__, __getstate__
+    return cls
+
+
+@node
 class Num:
     """The exact number mantissa·10^exp10 (the exponent kept apart, so 1e999999999 costs nothing)."""
 
@@ -24,7 +45,7 @@ class Num:
         return self.mantissa * Fraction(10) ** self.exp10
 
 
-@dataclass(frozen=True)
+@node
 class Index:
     """An integer index const + n_coeff·n + k_coeff·k (k only inside a fact's ForAll)."""
 
@@ -42,14 +63,14 @@ class Index:
                      self.k_coeff * k_value.k_coeff)
 
 
-@dataclass(frozen=True)
+@node
 class Name:
     """A quantity name (n, z_max, kappa, …) or a constant (pi, e)."""
 
     id: str
 
 
-@dataclass(frozen=True)
+@node
 class Item:
     """An indexed quantity: z(k), j(k) or lambda(k)."""
 
@@ -57,14 +78,14 @@ class Item:
     index: Index
 
 
-@dataclass(frozen=True)
+@node
 class IndexValue:
     """An index used as a number (facts only: the k of `k*z(k)`), replaced when a schema is instantiated."""
 
     index: Index
 
 
-@dataclass(frozen=True)
+@node
 class Call:
     """sqrt, log, exp, abs (one argument) or min, max (two or more)."""
 
@@ -72,7 +93,7 @@ class Call:
     args: tuple
 
 
-@dataclass(frozen=True)
+@node
 class BinOp:
     """left op right, op one of + - * / **."""
 
@@ -81,14 +102,14 @@ class BinOp:
     right: object
 
 
-@dataclass(frozen=True)
+@node
 class Neg:
     """−operand."""
 
     operand: object
 
 
-@dataclass(frozen=True)
+@node
 class Compare:
     """left op right, op one of < <= > >= ==."""
 
@@ -97,22 +118,22 @@ class Compare:
     right: object
 
 
-@dataclass(frozen=True)
+@node
 class And:
     parts: tuple
 
 
-@dataclass(frozen=True)
+@node
 class Or:
     parts: tuple
 
 
-@dataclass(frozen=True)
+@node
 class Not:
     part: object
 
 
-@dataclass(frozen=True)
+@node
 class ForAll:
     """The part holds for every integer k with lo ≤ k ≤ hi (facts only; lo, hi are Index values in n)."""
 

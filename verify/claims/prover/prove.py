@@ -94,16 +94,23 @@ def prove(tree, n_range, family="spd", extra=()):
 def prove_with_identities(tree, n_range, family="spd", extra=()):
     """(Proof, (algebraic identities, seconds)): `prove`'s Proof and, for a proved claim, each piece's identity
     (verify.claims.prover.algebraic_search.certify; None where a piece has none), from the same memory."""
-    memory = _memory(tree, tuple(n_range), family, tuple(extra))
-    if memory.identities is None:
-        memory.certified, memory.identities = identities(tree, memory.proof, family, extra)
-    return memory.certified, memory.identities
+    return identities(tree, _memory(tree, tuple(n_range), family, tuple(extra)).proof, family, extra)
 
 
 def identities(tree, proof, family="spd", extra=()):
     """(Proof, (algebraic identities, seconds)) for a `proof` of `tree` from the facts and `extra`, made wherever
     the Proof is (the search makes them in the process that collects the proofs): each proved piece's identity, or
-    None; the Proof they go with is `_widened`'s."""
+    None; the Proof they go with is `_widened`'s. A Proof this process's proof cache made gets them from there: they
+    are made once per process, like the proof."""
+    memory = _BY_PROOF.get(id(proof))
+    if memory is not None and memory.proof is proof:
+        if memory.identities is None:
+            memory.certified, memory.identities = _identities(tree, proof, family, extra)
+        return memory.certified, memory.identities
+    return _identities(tree, proof, family, extra)
+
+
+def _identities(tree, proof, family, extra):
     from verify.claims.prover.algebraic_search import certify
 
     started = time.perf_counter()
@@ -191,9 +198,17 @@ def _cited(part, piece, facts, algebra):
     return facts, algebra
 
 
-@functools.lru_cache(maxsize=512)
+MAX_MEMORIES = 512  # the proof cache's entries
+_BY_PROOF = {}  # id(Proof) -> its proof cache entry (held here, so the id is not reused while it is a key)
+
+
+@functools.lru_cache(maxsize=MAX_MEMORIES)
 def _memory(tree, n_range, family, extra):
-    return _Memory(_prove(tree, n_range, family, extra))
+    memory = _Memory(_prove(tree, n_range, family, extra))
+    if len(_BY_PROOF) >= MAX_MEMORIES:
+        _BY_PROOF.pop(next(iter(_BY_PROOF)))  # the oldest (its Proof then gets its identities made afresh)
+    _BY_PROOF[id(memory.proof)] = memory
+    return memory
 
 
 def _prove(tree, n_range, family, extra):
