@@ -148,3 +148,21 @@ def test_deciding_a_large_random_or_drawn_case_builds_no_fractions_of_h(holds):
             assert "H" not in vars(case)
 
     drawn()
+
+
+def test_a_claims_decision_does_not_depend_on_the_other_claims_of_its_unit():
+    """The random units decide every claim of a pool with one Decider whose float64 points carry what any of them
+    reads; the later stages follow each claim's own needs. A claim of z alone, exactly tight at a case beyond
+    LAM_PRECISE_N tokens, is decided in balls (tight: it holds) beside a claim reading λ(k), not left undecided as
+    a float64 estimate (its verdict was HOLDS alone and INCONCLUSIVE in a file with such a claim)."""
+    from verify.claims.jobs import Job
+    from verify.claims.language.outcome import TIGHT
+
+    z_only, lam_k = (Job(claim, None) for claim in verify.load_claims(
+        '[[claim]]\nid = "zsum"\nholds = "z_max + z(2) + (n - 2) * z_min <= 1"\n\n'
+        '[[claim]]\nid = "lamk"\nholds = "forall k in 1..n-1: lambda(k) <= L * z(k)**2"\n'))
+    n = LAM_PRECISE_N + 16
+    case = verify.make_case(logits=["0"] + ["-700"] * (n - 1), H=[[int(i == j) for j in range(n)] for i in range(n)])
+    alone = Decider(30, z_only.needs).decide(z_only, case)
+    beside = Decider(30, z_only.needs | lam_k.needs).decide(z_only, case)
+    assert alone.status == beside.status == TIGHT and alone.stage == beside.stage != "float"

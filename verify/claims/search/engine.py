@@ -54,13 +54,15 @@ class Decider:
         self.ball_decisions = 0
         self._points = {}
 
-    def point(self, case, stage):
-        key = (case, stage)
+    def point(self, case, stage, needs=None):
+        """The case's point at a stage, with the quantities `needs` asks for (by default the Decider's)."""
+        needs = self.needs if needs is None else frozenset(needs)
+        key = (case, stage, needs)
         if key not in self._points:  # and in every Decider of this process: each job's Hypothesis search has one seed,
-            shared = (case, stage, self.dps, self.needs)  # so the jobs of a pool draw the same first cases
+            shared = (case, stage, self.dps, needs)  # so the jobs of a pool draw the same first cases
             point = _SHARED_POINTS.get(shared)
             if point is None:
-                point = self._make(case, stage)
+                point = self._make(case, stage, needs)
                 with _SHARED_POINTS_LOCK:  # a Dask worker may run several tasks in threads of one process
                     if len(_SHARED_POINTS) >= MAX_SHARED_POINTS:
                         _SHARED_POINTS.pop(next(iter(_SHARED_POINTS)))  # the oldest
@@ -68,18 +70,18 @@ class Decider:
             self._points[key] = point
         return self._points[key]
 
-    def _make(self, case, stage):
+    def _make(self, case, stage, needs):
         """The case's point at a stage; an estimate stage that breaks down (a float64 solve of a matrix
         singular to working precision) gives a point of unknown values: undecided, so the next stage decides."""
         try:
             if stage == "float":
-                return float_point(case, self.needs)
+                return float_point(case, needs)
             if stage == "enclosure":
-                return self._enclosure_point(case)
+                return self._enclosure_point(case, needs)
             if stage == "balls":
                 with flint.ctx.workprec(self.ball_bits):
-                    return ball_point(case, ball_spectrum(case, self.needs), self.ball_bits)
-            return mp_point(case, stage, self.needs)
+                    return ball_point(case, ball_spectrum(case, needs), self.ball_bits)
+            return mp_point(case, stage, needs)
         except ESTIMATE_FAILURES:
             if stage == "balls":
                 raise
@@ -89,18 +91,19 @@ class Decider:
                 raise
             return Point.of(case.n, bits=64)
 
-    def stages(self, case):
+    def stages(self, case, needs=None):
         """The stages a case goes through. Beyond LAM_PRECISE_N tokens the dense precise paths cost minutes (a dense
         Arb eigen-enclosure: 5 s at n = 64, 33 s at 128, cubic and worse beyond): every eigenvalue λ(k) is then
         decided in float64 or left undecided (the report counts it so), and the curvature goes from float64 straight
         to case mode's rigorous enclosure (verified Kato–Temple bounds: seconds at n = 1000)."""
+        needs = self.needs if needs is None else needs
         if case.n <= LAM_PRECISE_N or not case.has_H:
             return ("float", self.dps, 2 * self.dps, "balls")
-        if "lam" in self.needs:
+        if "lam" in needs:
             return ("float",)
-        return ("float", "enclosure") if "curvature" in self.needs else ("float", "balls")
+        return ("float", "enclosure") if "curvature" in needs else ("float", "balls")
 
-    def _enclosure_point(self, case):
+    def _enclosure_point(self, case, needs):
         """A Point of rigorous balls from case mode's enclosure of the curvature (J's eigenvalues, when the claim reads
         them, from the secular balls: O(n²) work)."""
         import dataclasses
@@ -110,7 +113,7 @@ class Decider:
         exact = case.exact_H_float()  # H's own float64 values, when it holds them: no rows of Fractions to scan
         spectrum, bits, _ = enclose_case(case.logits, case.H if exact is None else exact, self.dps)
         with flint.ctx.workprec(bits):
-            if "j" in self.needs:
+            if "j" in needs:
                 spectrum = dataclasses.replace(spectrum, j=ball_spectrum(case, frozenset({"j"})).j)
             return ball_point(case, spectrum, bits)
 
@@ -119,22 +122,27 @@ class Decider:
         return bits_for(2 * self.dps)
 
     def decide(self, job, case):
-        stages = self.stages(case)
+        """The job's Decision at the case. The float64 point is the Decider's (made once for all the jobs of a unit);
+        the stages after it, and their points, follow the job's own needs: a claim of z alone is decided in balls at
+        a case where a neighbour reading λ(k) could only be estimated (its verdict must not depend on its file)."""
+        needs = frozenset(job.needs)
+        stages = self.stages(case, needs)
         for stage in stages:
-            outcome = self.at(job, case, stage)
+            outcome = self.at(job, case, stage, None if stage == "float" else needs)
             if outcome.decided:
                 return Decision(outcome, stage)
         # a tie, decided exactly (where the precise stages ran: exact arithmetic costs more than they do)
         exact = exact_outcome(job.tree, case) if outcome.status == TIGHT and stages[-1] == "balls" else None
         return Decision(exact, "exact") if exact is not None else Decision(outcome, stage)
 
-    def at(self, job, case, stage):
-        """The job's Outcome at one stage (balls everywhere: the estimate stages' balls carry their estimated errors)."""
+    def at(self, job, case, stage, needs=None):
+        """The job's Outcome at one stage (balls everywhere: the estimate stages' balls carry their estimated errors),
+        at the point with the quantities `needs` asks for (by default the Decider's)."""
         if stage in ("balls", "enclosure"):
             self.ball_decisions += 1
         elif stage != "float":
             self.precise_rechecks += 1
-        return decide_at(job.tree, self.point(case, stage))
+        return decide_at(job.tree, self.point(case, stage, needs))
 
 
 @dataclass
