@@ -213,3 +213,60 @@ def test_the_command_options_are_checked_by_the_library_options_module(tmp_path)
             call()
         message = str(error.value)
         assert "\n" not in message and any(w in message for w in ("give", "drop", "include", "choose", "run")), message
+
+
+GIANT = 10**5000  # more digits than int() prints (Python's limit is 4,300)
+
+
+@pytest.mark.parametrize("call", [
+    lambda api: api.decide_on_case("z_max > 0", api.make_case(logits=[0, -1], H=[[1, 0], [0, 1]]), dps=GIANT),
+    lambda api: api.assumption2_dimensions(GIANT, 2, 3),
+    lambda api: api.assumption2_dimensions(2, GIANT, 3),
+])
+def test_a_giant_whole_number_is_refused_as_input_not_a_value_error(call):
+    """A newcomer's 10**5000 where a count or a precision belongs raised int()'s own ValueError (its 4,300-digit
+    limit) from inside the message that was to refuse it."""
+    import verify.api as api
+
+    with pytest.raises(InputError, match=r"100000000000… \(5001 digits\)"):
+        call(api)
+
+
+def test_a_giant_whole_number_on_the_command_line_is_out_of_range_not_not_a_number(tmp_path):
+    out = run_cli_process("theorem2", "--seed", "1" + "0" * 5000, "--out", str(tmp_path / "o"))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert "(5001 digits) is outside 0..9223372036854775807" in out.stderr and not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("text, claims", [('[[ claim ]]\nid = "x"\nholds = "z_max > 0"\n', 1),
+                                          ('\n[[claim]]\nid = "x"\nholds = "z_max > 0"\n', 1)])
+def test_claim_file_text_is_read_as_toml_however_its_tables_are_spelt(text, claims):
+    import verify.api as api
+
+    assert len(api.load_claims(text)) == claims
+
+
+def test_claim_file_text_with_a_syntax_error_gets_the_toml_message_not_a_missing_file():
+    import verify.api as api
+
+    with pytest.raises(InputError, match="not valid TOML"):
+        api.load_claims('[[claim]\nid = "x"\n')
+
+
+def test_every_case_make_case_accepts_is_one_evaluate_case_takes():
+    """Logits may each be ±1e6, so they may differ by 2e6: case mode refused a spread above 1e6."""
+    import verify.api as api
+
+    case = api.make_case(logits=["1000000", "-1000000", "0"], H=[[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    report = api.evaluate_case(case)
+    assert report.spectrum.n == 3 and report.spectrum.lambda_max > 0
+
+
+def test_the_case_strategy_draws_by_default_only_sizes_whose_ties_are_decided():
+    import inspect
+
+    from verify.claims.exact import EXACT_MAX_N
+    from verify.strategies import cases, probability_vectors
+
+    for strategy in (cases, probability_vectors):
+        assert inspect.signature(strategy).parameters["max_n"].default == EXACT_MAX_N

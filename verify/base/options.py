@@ -34,9 +34,14 @@ def whole(value, name, low, high, fix):
 def from_text(text, check):
     """A command-line value: the text as a whole number, then the library's own `check` of it."""
     stripped = text.strip()
-    if len(stripped) <= 40 and stripped.lstrip("+-").isdigit() and stripped.lstrip("+-").isascii():
+    digits = stripped[1:] if stripped[:1] in "+-" else stripped
+    if not (digits.isdigit() and digits.isascii()):
+        return check(text)  # not a whole number: the check's own message names it
+    if len(digits) <= 4000:  # within what int() reads (Python's limit is 4,300 digits)
         return check(int(stripped))
-    return check(text)  # not a whole number: the check's own message names it
+    # longer: its leading digits and its size, which is all the check's refusal shows of a number this large ("12345…
+    # (N digits)"; every bound is far below it)
+    return check((-1 if stripped[0] == "-" else 1) * int(digits[:40]) * 10 ** (len(digits) - 40))
 
 
 def seed(value):
@@ -60,9 +65,8 @@ def dps(value, low=MIN_DPS):
         why = "the least that can certify a margin" if low == MIN_DPS else "the least a certificate records"
         raise InputError(f"dps = {value} is below {low}, {why}; use dps = {max(low, CERTIFY_DPS)}", "dps")
     if value > MAX_DPS:
-        shown = value if value < 10**30 else f"{str(value)[:12]}… ({len(str(value))} digits)"
-        raise InputError(f"dps = {shown} is above {MAX_DPS}, the most digits the package works at; use dps = {MAX_DPS}",
-                         "dps")
+        raise InputError(f"dps = {shown(value, 60)} is above {MAX_DPS}, the most digits the package works at; "
+                         f"use dps = {MAX_DPS}", "dps")
     return value
 
 

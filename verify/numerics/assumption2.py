@@ -113,6 +113,10 @@ def check_sizes(n, N, d):
     for name, value in (("n", n), ("N", N), ("d", d)):
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
             raise InputError(f"{name} = {shown(value, 200)} must be a positive whole number", name)
+    if max(n, N, d) > MAX_ROWS_TIMES_D:
+        name, value = max((("n", n), ("N", N), ("d", d)), key=lambda item: item[1])
+        raise InputError(f"{name} = {shown(value, 60)} is above {MAX_ROWS_TIMES_D:,}, beyond every size checked here; "
+                         f"give n·N ≤ {MAX_ROWS} and n·N·d ≤ {MAX_ROWS_TIMES_D:,}", name)
     if n < 2:
         raise InputError(f"n = {n}: one token per sequence has no softmax to speak of; use n = 2 or more", "n")
     if N < 2:

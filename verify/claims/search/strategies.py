@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from verify.base import options
 from verify.base.errors import InputError
 from verify.claims.cases.case import LOGIT_LIMIT, MAX_MATRIX_N, Case
+from verify.claims.exact import EXACT_MAX_N
 from verify.base.printable import shown
 
 FAMILIES = ("spd", "isotropic", "diagonal")
@@ -68,7 +69,7 @@ NEAR = 2**30  # near-uniform logits differ by multiples of 2^-30 …
 NEARER = 2**50  # … or of 2^-50 (R − 1 down to about 1e-15)
 
 
-def probability_vectors(min_n=2, max_n=10, min_log=-700, ties=True):
+def probability_vectors(min_n=2, max_n=EXACT_MAX_N, min_log=-700, ties=True):
     """Log-coefficients s (a tuple of Fractions, largest 0) of z = softmax(s).
 
     Mixes plain integer logits in [min_log, 0] (coefficients down to e^min_log), exact ties,
@@ -285,10 +286,12 @@ def _matrices(n, family):
     return _isotropic_integers(n) if family == "isotropic" else _conjugated(n, family, None)
 
 
-def cases(min_n=2, max_n=10, hessian="spd", min_log=-700, ties=True):
+def cases(min_n=2, max_n=EXACT_MAX_N, hessian="spd", min_log=-700, ties=True):
     """verify.claims.cases.case.Case objects: logits from `probability_vectors`, H from `spd_matrices`.
 
-    The drawn Fractions are the case's exact numbers (a Case keeps user numbers exact).
+    The drawn Fractions are the case's exact numbers (a Case keeps user numbers exact). By default up to
+    EXACT_MAX_N = 8 tokens, where every exact tie is decided (`decide_on_case`); beyond, a claim whose sides are
+    exactly equal at a drawn tie may come back undecided (decided=False).
 
     >>> cases(min_n=2, max_n=4, hessian="isotropic").example()  # doctest: +SKIP
     Case(logits=(Fraction(0, 1), Fraction(-3, 1)), H=((Fraction(2, 1), Fraction(1, 1)), ...), ...)

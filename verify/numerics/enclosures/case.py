@@ -24,7 +24,7 @@ from verify.numerics.spectrum import CurvatureSpectrum
 BALL_LIMIT = 16  # every quantity on the ball path up to this n (its dense Arb work grows as n³)
 DENSE_MAX = 64  # a quantity the Kato–Temple path leaves short is recomputed on the ball path up to this n
 MAX_BITS = 1 << 15  # the ball path's precision stops doubling here
-LOGIT_SPREAD_MAX = 10**6  # max_i s_i − min_i s_i: coefficients down to e^(−10⁶) ≈ 10^(−434294)
+LOGIT_SPREAD_MAX = 2 * 10**6  # max_i s_i − min_i s_i, two |logit| bounds of a case file (10⁶ each): coefficients down to e^(−2·10⁶)
 FIELDS = ("lambda_max", "lambda_min", "L_T", "mu_T", "L_amb", "mu_amb", "R")
 BALL_METHOD = ("Weyl–Ostrowski balls from Ogita–Aishima-refined eigenvectors in Arb (every eigenvalue by index, "
                "clusters included; λ_min as 1/λ_max of (J H J)⁻¹ on T; exact structure and secular roots by sign checks)")
