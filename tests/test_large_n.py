@@ -166,3 +166,20 @@ def test_a_claims_decision_does_not_depend_on_the_other_claims_of_its_unit():
     alone = Decider(30, z_only.needs).decide(z_only, case)
     beside = Decider(30, z_only.needs | lam_k.needs).decide(z_only, case)
     assert alone.status == beside.status == TIGHT and alone.stage == beside.stage != "float"
+
+
+def test_decide_on_case_estimates_an_eigenvalue_beyond_the_dense_paths_reach():
+    """λ(k) beyond LAM_PRECISE_N tokens: the search's float64 stage, not a dense precise path (7 s at n = 100, over
+    a minute at 300, for a newcomer's graded case); not rigorous, and shown only to the digits the estimate vouches for."""
+    import random
+    import re
+
+    rng = random.Random(1)
+    n = 2 * LAM_PRECISE_N + 4
+    case = verify.make_case(logits=[str(-rng.randint(0, 700)) for _ in range(n)],
+                            H=[[int(i == j) for j in range(n)] for i in range(n)])
+    holds, fails = verify.decide_on_case("lambda(2) >= 0", case), verify.decide_on_case("lambda(2) >= 1", case)
+    assert holds.decided and holds.holds and not holds.rigorous
+    assert fails.decided and not fails.holds and not fails.rigorous
+    for text in [holds.margin, fails.margin, *(value for _, value in holds.values)]:
+        assert len(re.sub(r"e.*|[^0-9]", "", text).lstrip("0")) <= 15, text  # no float64 estimate shown to 20 digits

@@ -128,7 +128,10 @@ def j_spectrum(case, dps=30):
 def decide_on_case(text, case, dps=50):
     """Decide a claim text (the claim language) at one case: mpmath at `dps` digits, then Arb balls when
     that is too close to call, and exact arithmetic at an exact tie of up to 8 tokens (`<=` holds, `<` fails:
-    docs/spec.md, *Exact ties*). A `DecisionResult` (margin, holds, decided, rigorous, values read).
+    docs/spec.md, *Exact ties*). A claim reading an eigenvalue λ(k) beyond 48 tokens, where a dense precise path
+    costs seconds to minutes, is decided as the search does there: a float64 estimate, decided only beyond its
+    error (rigorous=False). A `DecisionResult` (margin, holds, decided, rigorous, values read), its numbers shown
+    to the digits their enclosures vouch for (at most 20).
 
     >>> decide_on_case("z(3) <= j(2) <= z(2)", make_case(logits=[0, -1, -2], H=[[1, 0, 0], [0, 1, 0], [0, 0, 1]])).holds
     True

@@ -275,7 +275,8 @@ def decimal(value, digits=DIGITS, strip_zeros=False, min_fixed=-4, max_fixed=Non
     with mp.workdps(digits + 10):  # rounded first: mpmath prints an exact 20,000-bit mantissa through str(int)
         value = +to_mpf(value)
     layout = {} if max_fixed is None else {"max_fixed": max_fixed}
-    return mp.nstr(value, digits, strip_zeros=strip_zeros, min_fixed=min_fixed, **layout)
+    text = mp.nstr(value, digits, strip_zeros=strip_zeros, min_fixed=min_fixed, **layout)
+    return text.replace(".e", "e")[:-1] if text.endswith(".") else text.replace(".e", "e")  # one digit: "2e-17", not "2.e-17"
 
 
 def bits_for(dps):

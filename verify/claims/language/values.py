@@ -23,6 +23,8 @@ from verify.numerics.secular import j_eigenvalues, j_eigenvalues_mp, within_floa
 FAST_BITS = 64  # the fast stage's balls: float64 spectra, evaluated a little above float precision
 FLOAT_REL_ERR = 1e-13  # the float64 path's values (log-domain spectra, secular roots) carry at most this
 EPS = 2.0**-52
+LAM_PRECISE_N = 48  # tokens up to which an eigenvalue λ(k) is computed precisely (mpmath, Arb); beyond, a dense
+# precise path costs seconds to minutes (verify.claims.search.engine.Decider.stages, claims.verdicts.mode.decide_on_case)
 
 
 class Point:

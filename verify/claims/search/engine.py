@@ -27,7 +27,7 @@ from verify.claims.forking import preloads
 from verify.claims.language.evaluate import decide_at
 from verify.claims.language.outcome import FAILS, HOLDS, TIGHT
 from verify.claims.language.quantities import CURVATURE
-from verify.claims.language.values import Point, ball_point, ball_spectrum, float_point, mp_point
+from verify.claims.language.values import LAM_PRECISE_N, Point, ball_point, ball_spectrum, float_point, mp_point
 from verify.claims.results import InterruptedEvidence, SearchEvidence, VerdictKind
 from verify.base.errors import InputError
 from verify.base.files import FolderStore
@@ -35,7 +35,6 @@ from verify.numerics.precision import bits_for
 
 UNIT_SIZE = 50  # samples per work unit
 ESTIMATE_FAILURES = (np.linalg.LinAlgError, ZeroDivisionError, ValueError, OverflowError, FloatingPointError)
-LAM_PRECISE_N = 48  # tokens up to which every eigenvalue λ(k) is re-decided precisely (see Decider.stages)
 CANDIDATES = 5  # counterexamples kept (the smallest n first) and tried in turn until one is certified
 
 

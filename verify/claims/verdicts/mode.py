@@ -18,7 +18,7 @@ from verify.claims.language.outcome import FAILS, HOLDS, TIGHT
 from verify.claims.language.parser import normalise, parse_claim
 from verify.claims.language.quantities import CURVATURE, SERIES
 from verify.claims.language.text import to_text
-from verify.claims.language.values import ball_point, mp_point, mp_spectrum
+from verify.claims.language.values import LAM_PRECISE_N, ball_point, mp_point, mp_spectrum
 from verify.claims.builtin.registry import select
 from verify.claims.certificates.check import check_body, counterexample_body
 from verify.claims.results import Verdict, VerdictKind
@@ -158,20 +158,53 @@ def decide_on_case(holds_text, case, dps=50):
 
     tree = parse_claim(holds_text, (case.n, case.n))
     job = Job(FormulaClaim("claim", "", normalise(holds_text), n_range=(case.n, case.n), command="claims", tree=tree))
+    if "lam" in job.needs and case.n > LAM_PRECISE_N:
+        outcome, point, rigorous = _float_estimate(job, case, dps)
+    else:
+        outcome, point, rigorous = _precise(job, case, dps)
+    with mp.workdps(dps + 10):
+        digits = _vouched(_mid(outcome.margin), outcome.error) if rigorous is False and point is not None else SHOWN
+        shown = "undefined" if outcome.undefined else decimal(_mid(outcome.margin), digits) if outcome.decided \
+            else "undecided"
+        values = _values_read(tree, point) if point is not None else ()
+    return DecisionResult(normalise(holds_text), shown, outcome.holds, outcome.decided, rigorous, values)
+
+
+def _precise(job, case, dps):
+    """(Outcome, Point, rigorous): mpmath at `dps` digits, then balls (and exact arithmetic at a tie) where that is
+    too close to call."""
     try:
         point = mp_point(case, dps, job.needs)
         with flint.ctx.workprec(point.bits):
-            outcome = decide(tree, point, Balls())
+            outcome = decide(job.tree, point, Balls())
     except NUMERIC_ERRORS:  # the estimate breaks down at a degenerate spectrum: the balls or exact arithmetic decide
         point = outcome = None
-    rigorous = False
-    if outcome is None or not outcome.decided:
-        outcome, ball_point_, _ = decide_rigorously(tree, case, dps)
-        rigorous, point = True, point or ball_point_
-    with mp.workdps(dps + 10):
-        shown = "undefined" if outcome.undefined else decimal(_mid(outcome.margin), 20) if outcome.decided else "undecided"
-        values = _values_read(tree, point) if point is not None else ()
-    return DecisionResult(normalise(holds_text), shown, outcome.holds, outcome.decided, rigorous, values)
+    if outcome is not None and outcome.decided:
+        return outcome, point, False
+    outcome, ball_point_, _ = decide_rigorously(job.tree, case, dps)
+    return outcome, point or ball_point_, True
+
+
+def _float_estimate(job, case, dps):
+    """(Outcome, Point, False) for a claim reading λ(k) beyond LAM_PRECISE_N tokens, where a dense precise
+    eigenvalue path costs seconds to minutes (7 s at n = 100, over a minute at 300): the search's float64 stage,
+    its margin decided only beyond the estimate's error, else undecided."""
+    from verify.claims.search.engine import Decider
+
+    decider = Decider(dps, job.needs)
+    return decider.decide(job, case).outcome, decider.point(case, "float"), False
+
+
+SHOWN = 20  # significant digits of a margin or a value, at most
+
+
+def _vouched(mid, error):
+    """The significant digits of `mid` that an error of `error` (a ball's radius, an enclosure's half-width) leaves
+    correct, at most SHOWN: an estimate in float64 is not shown to 20 digits."""
+    error = arb_to_mpf(abs(error).upper()) if isinstance(error, flint.arb) else error
+    if error is None or not mp.isfinite(mid) or mid == 0 or not mp.isfinite(error) or error <= 0:
+        return SHOWN
+    return max(1, min(SHOWN, int(mp.floor(mp.log10(abs(mid) / (2 * error))))))
 
 
 def _values_read(tree, point):
@@ -186,5 +219,6 @@ def _values_read(tree, point):
             if isinstance(node, (Name, Item)) and node not in seen and getattr(node, "id", None) not in ("pi", "e"):
                 seen.add(node)
                 x = value(node, point, Balls())
-                shown.append((to_text(node), str(point.n) if getattr(node, "id", None) == "n" else decimal(_mid(x), 20)))
+                digits = _vouched(_mid(x), x.rad() if isinstance(x, flint.arb) else None)
+                shown.append((to_text(node), str(point.n) if getattr(node, "id", None) == "n" else decimal(_mid(x), digits)))
     return tuple(shown)
