@@ -317,3 +317,14 @@ def test_each_stage_computes_what_a_claim_reads_and_decides_it(text):
         precise = decide(tree, mp_point(case, 50, wanted), Balls())
         balls = decide(tree, ball_point(case, ball_spectrum(case, wanted), bits), Balls())
     assert precise.decided and precise.holds and balls.decided and balls.holds
+
+
+@pytest.mark.parametrize("bound", ["10**10", "n*n", "z_max"])
+def test_a_bad_forall_bound_is_named_as_a_bound_of_k_with_its_claim(bound):
+    """The bound's walker speaks of an item's index ("the index must be an integer expression in n") and echoed
+    only the bound as the claim: the message names the bound, the whole claim, and a forall to write instead."""
+    text = f"forall k in 1..{bound}: z_max > 0"
+    with pytest.raises(InputError) as refused:
+        parse_claim(text, (2, 10))
+    message = str(refused.value)
+    assert f"the bound {bound!r} of k" in message and repr(text) in message and "forall k in 1..n-1" in message

@@ -332,7 +332,11 @@ def _bound(bound, text):
         raise InputError(f"claim expression {shown(text, 60)}: the bound {shown(bound, 200)} of k is not an integer expression in "
                          f"n; {fix}") from None
     _check_size(node, bound)
-    return _Walker(bound, None, ("n",)).index(node)
+    try:
+        return _Walker(bound, None, ("n",)).index(node)
+    except InputError:  # the walker speaks of an item's index: say which bound of which forall it is
+        raise InputError(f"claim expression {shown(text, 60)}: the bound {shown(bound, 40)} of k is not an integer "
+                         f"expression linear in n (integers, n, + - * and parentheses); {fix}") from None
 
 
 def _check_count(bounds, lo, text):
