@@ -270,3 +270,32 @@ def test_the_case_strategy_draws_by_default_only_sizes_whose_ties_are_decided():
 
     for strategy in (cases, probability_vectors):
         assert inspect.signature(strategy).parameters["max_n"].default == EXACT_MAX_N
+
+
+def test_the_exact_digits_of_h_are_bounded_over_all_its_entries(tmp_path):
+    """An n × n H of 100,000-digit entries passed every per-entry bound: 200 rows took 2.5–3.4 GB. The entries' exact
+    bits are now bounded in all, and one long text used n² times is parsed once."""
+    n = 200
+    tiny = {"logits": [str(-i) for i in range(n)], "H": [["1" if i == j else "1e-99999" for j in range(n)] for i in range(n)]}
+    with pytest.raises(InputError, match="bits of exact digits in all; give entries of fewer digits"):
+        parse_case(tiny)
+    n = 40
+    dense = {"logits": [str(-i) for i in range(n)],
+             "H": [[repr(4.0 if i == j else 1e-3 / (1 + i + j)) for j in range(n)] for i in range(n)]}
+    case = parse_case(dense)
+    assert case.H[0][1] is case.H[1][0]  # one text, one Fraction
+
+
+def test_a_claim_file_integer_beyond_4300_digits_is_one_line(tmp_path):
+    path = tmp_path / "big.toml"
+    path.write_text('[[claim]]\nid = "x"\nholds = "z_max > 0"\nn = [2, ' + "9" * 5000 + "]\n")
+    out = run_cli_process("claims", str(path), "--workers", "1", "--out", str(tmp_path / "o"))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "more than 4,300 digits" in out.stderr, out.stderr
+
+
+def test_an_h_below_float64s_range_is_named_so_not_called_zero(tmp_path):
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps({"logits": ["0", "-1"], "H": [["1e-99999", "0"], ["0", "1e-99999"]]}))
+    out = run_cli_process("spectrum", str(path))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert "below float64's range" in out.stderr and "rescale H" in out.stderr and "is zero" not in out.stderr

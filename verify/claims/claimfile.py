@@ -71,6 +71,9 @@ def parse_claims_text(text, where="claim file"):
         raise InputError(f"{where} is not valid TOML: {' '.join(str(error).split())}; fix the syntax there") from None
     except RecursionError:
         raise InputError(f"{where} is nested too deeply to read; a claim file is a flat list of [[claim]] tables") from None
+    except ValueError:  # an integer of more than 4,300 digits (Python's limit on reading one)
+        raise InputError(f"{where} holds an integer of more than 4,300 digits; every number of a claim file is far "
+                         "smaller (n ranges are at most 10^6): shorten it") from None
     extra = [k for k in data if k not in ("claim", "lemma")]
     if extra:
         raise InputError(f"{where} has the unknown top-level key {shown(extra[0], 200)}; write each claim as a [[claim]] table")

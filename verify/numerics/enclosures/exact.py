@@ -50,8 +50,9 @@ class ExactMatrix:
         if np.abs(self.float).max() > H_ABS_MAX:
             i, j = np.unravel_index(np.argmax(np.abs(self.float)), self.float.shape)
             raise InputError(f"H[{i}][{j}] = {self.float[i, j]:.3g} is out of range (|H_ij| ≤ {H_ABS_MAX:g})")
-        if not np.abs(self.float).max() > 0:
-            raise InputError("H is zero; it must be symmetric positive definite")
+        if not np.abs(self.float).max() > 0:  # a positive definite H whose entries all round to 0 in float64
+            raise InputError("H's entries are all below float64's range (under 1e-308 in magnitude), where case mode's "
+                             "enclosures start; rescale H (multiply it by a power of ten)")
         self.n = n
         # Scale by a power of two, 2^k ≥ max|H|: H_s = H / 2^k has entries ≤ 1 (exact in arb).
         self.log2_scale = math.frexp(float(np.abs(self.float).max()))[1]
