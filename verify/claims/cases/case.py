@@ -28,6 +28,7 @@ import numpy as np
 
 from verify.base.errors import InputError
 from verify.base.files import read_bounded
+from verify.claims.cases.entries import Entries
 from verify.numerics.definite import EXACT_MAX, positive_definite
 from verify.numerics.precision import Log, exact_decimal, parse_number, to_float
 from verify.base.printable import shown
@@ -37,7 +38,6 @@ MATRIX_LIMIT = 10**300  # |H_ij|, L, μ stay inside float64's range (the search 
 MAX_FILE_BYTES = 64 << 20  # bytes read from a case or certificate file
 MAX_TOKENS = 10_000  # coefficients of a case (spectrum at this n: about 15 s; the secular work is O(n²))
 MAX_COEFFICIENT_BITS = 30_000_000  # bits of the coefficients' exact rationals, in all (about 9 million digits)
-MAX_MATRIX_BITS = 400_000_000  # bits of H's exact entries, in all (a dense float64 H of 1000 rows: ~125 million)
 MAX_MATRIX_N = 1000  # rows of H (n² exact rationals; case mode's benchmarked size)
 KEYS = ("z", "logits", "H", "L", "mu")
 
@@ -335,8 +335,7 @@ def _within_budget(numbers, where, key):
 
 
 def _matrix(rows, n, where):
-    """H as exact rationals: square n × n, symmetric (asymmetry up to 1e-12 relative is averaged away),
-    positive definite (proved by `verify.numerics.definite`)."""
+    """H as exact rationals (`Entries`): n × n, symmetric (1e-12 relative asymmetry averaged away), proved positive definite."""
     if rows is None:
         raise InputError(f"{where} has no \"H\"; give the curvature as an n × n list of rows (n = {n})")
     if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
@@ -348,7 +347,7 @@ def _matrix(rows, n, where):
         raise InputError(f"{where} H[{ragged}] has length {len(rows[ragged])}, but there are n = {n} coefficients; "
                          "give an n × n matrix")
     H = [[None] * n for _ in range(n)]
-    asymmetric, entry = [], _Entries(where)
+    asymmetric, entry = [], Entries(where, _bounded)
     for i, row in enumerate(rows):
         for j in range(i + 1):
             H[i][j] = H[j][i] = entry(row[j], f"{where} H[{i}][{j}]")
@@ -371,31 +370,6 @@ def _matrix(rows, n, where):
     if not decided:
         raise InputError(f"{where} H is not positive definite; give a symmetric positive definite matrix")
     return tuple(tuple(r) for r in H)
-
-
-class _Entries:
-    """H's entries, each text parsed once (an n × n matrix of one long number makes one Fraction, not n² copies), within
-    MAX_MATRIX_BITS bits of exact rationals over all n² entries: the exact work on H costs that much (40,000 entries of
-    100,000 digits took 2.5–3.4 GB and up to half a minute), while a dense float64 H of 1000 rows carries about 125
-    million bits."""
-
-    def __init__(self, where):
-        self.where, self.by_text, self.by_value, self.bits = where, {}, {}, 0
-
-    def __call__(self, value, where):
-        key = (type(value), value) if isinstance(value, (str, int, float)) else None
-        number = self.by_text.get(key) if key is not None else None
-        if number is None:
-            number = _bounded(value, where)
-            number = self.by_value.setdefault(number, number)
-            if key is not None:
-                self.by_text[key] = number
-        self.bits += number.numerator.bit_length() + number.denominator.bit_length()
-        if self.bits > MAX_MATRIX_BITS:
-            raise InputError(f"{self.where} H's entries carry more than {MAX_MATRIX_BITS:,} bits of exact digits in all; "
-                             "give entries of fewer digits (float64 precision is plenty for H), or rescale H so its "
-                             "exponents are nearer 0")
-        return number
 
 
 def _check_constants(H, L, mu, where):
