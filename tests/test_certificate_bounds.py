@@ -120,3 +120,21 @@ def test_a_json_key_given_twice_is_refused(proof, tmp_path, where):
     case.write_text('{"logits": [0, 1], "logits": [0, 0], "H": [[1, 0], [0, 1]]}')
     with pytest.raises(verify.InputError, match="twice"):
         verify.load_case(str(case))
+
+
+def test_a_structured_case_with_more_values_of_k_than_the_search_decides_is_not_confirmed_at_once(tmp_path):
+    """check applies the search's cap on a claim for every k at a structured case (MAX_FORALL_VALUES): a real
+    certificate whose inputs were edited to n = 10⁶ took 145 s of CPU and 1.6 GB, one instance per k."""
+    from verify.claims.cases.structured import MAX_FORALL_VALUES
+
+    source = tmp_path / "forall.toml"
+    source.write_text('[[claim]]\nid = "f"\nholds = "forall k in 1..n: 60 * z(k) > 1"\nn = [2, inf]\n')
+    [result] = verify.run_claims(verify.load_claims(str(source)), samples=20, out=str(tmp_path / "c"), workers=1).claims
+    assert result.verdict.text == "REFUTED"
+    data = json.loads(open(result.certificate).read())
+    data["inputs"] = {"structured": {"n": 10**6, "top": 1, "ratio": "2", "H": {"isotropic": ["1", "0"]}}}
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    started = time.process_time()
+    answer = verify.check_certificate(str(edited), str(source))
+    assert not answer.confirmed and time.process_time() - started < 10 and 10**6 > MAX_FORALL_VALUES
