@@ -11,7 +11,7 @@ import math
 import flint
 import mpmath as mp
 
-from verify.claims.cases.structured import StructuredCase, decidable
+from verify.claims.cases.structured import MAX_FORALL_VALUES, StructuredCase, decidable
 from verify.claims.certificates.format import side_matches, side_text
 from verify.claims.language.balls import UNDEFINED, Balls
 from verify.claims.language.evaluate import decide, value
@@ -147,6 +147,9 @@ def recheck(tree, case, body):
     """(confirmed, reason, bits): the claim decided again from the inputs alone, with balls; confirmed only
     when it fails rigorously and the recorded binding comparison, sides and margin are what the balls give."""
     dps = body["dps"]
+    if isinstance(case, StructuredCase) and not decidable(tree, case.n):
+        return False, (f"a claim for every k takes more than {MAX_FORALL_VALUES} values of k at this structured case "
+                       f"(n = {case.n}), beyond what the search and check decide there"), bits_for(dps)
     outcome, point, bits = decide_rigorously(tree, case, dps)
     if outcome.status != FAILS:
         reason = "the claim holds rigorously at these inputs" if outcome.decided else \
