@@ -138,3 +138,19 @@ def test_a_structured_case_with_more_values_of_k_than_the_search_decides_is_not_
     started = time.process_time()
     answer = verify.check_certificate(str(edited), str(source))
     assert not answer.confirmed and time.process_time() - started < 10 and f"more than {MAX_FORALL_VALUES} values of k" in answer.reason
+
+
+@pytest.mark.parametrize("bits", [10**1000, 1e999, -5, True, "175", 10**9])
+def test_a_recorded_precision_that_no_certificate_records_is_refused(bits, tmp_path):
+    """A certificate's `bits` is informational (check picks its own precision), but one edited to 10**1000 or 1e999
+    was CONFIRMED as if it were the tool's."""
+    source = tmp_path / "c.toml"
+    source.write_text('[[claim]]\nid = "c"\nholds = "z_max >= 1/6"\n')
+    [result] = verify.run_claims(verify.load_claims(str(source)), samples=20, out=str(tmp_path / "o"), workers=1).claims
+    data = json.loads(open(result.certificate).read())
+    assert verify.check_certificate(result.certificate, str(source)).confirmed
+    data["bits"] = bits
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data) if bits != 1e999 else json.dumps(data).replace('"bits": Infinity', '"bits": 1e999'))
+    answer = verify.check_certificate(str(edited), str(source))
+    assert not answer.confirmed and "bits" in answer.reason

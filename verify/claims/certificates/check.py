@@ -74,6 +74,7 @@ def check_body(data, where="certificate", claims_file=None):
         return proof.check_proof_certificate(data, where, claims_file)
     claim = certified_claim(data, where, claims_file)
     dps = checked_dps(data.get("dps"), where)
+    certificate_format.checked_bits(data.get("bits"), where)
     if is_structured(data["inputs"]):  # a structured case: rebuilt exactly from its structure, at any n up to 10⁶
         case = parse_structured(data["inputs"], f"{where} inputs")
         structured_in_domain(case, claim, where)

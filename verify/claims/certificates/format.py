@@ -71,6 +71,17 @@ def checked_dps(dps, where):
         raise InputError(f"{where}: {error} (a certificate records {CERTIFY_DPS} to {MAX_DPS} digits)") from None
 
 
+MAX_RECORDED_BITS = 1 << 16  # the most precision a certificate records (the balls stop doubling below it)
+
+
+def checked_bits(bits, where):
+    """A certificate's recorded precision (informational: check chooses its own): a whole number of bits."""
+    if isinstance(bits, bool) or not isinstance(bits, int) or not 1 <= bits <= MAX_RECORDED_BITS:
+        raise InputError(f"{where} bits = {shown(bits, 40)} is not a precision a certificate records (a whole number "
+                         f"from 1 to {MAX_RECORDED_BITS:,}); restore the value the tool wrote, or write the certificate again")
+    return bits
+
+
 def file_name(claim_id, reading):
     return f"{claim_id}.{reading}.json" if reading else f"{claim_id}.json"
 
