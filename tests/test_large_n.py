@@ -183,3 +183,17 @@ def test_decide_on_case_estimates_an_eigenvalue_beyond_the_dense_paths_reach():
     assert fails.decided and not fails.holds and not fails.rigorous
     for text in [holds.margin, fails.margin, *(value for _, value in holds.values)]:
         assert len(re.sub(r"e.*|[^0-9]", "", text).lstrip("0")) <= 15, text  # no float64 estimate shown to 20 digits
+
+
+def test_an_estimate_with_an_unbounded_error_is_shown_without_a_flint_error():
+    """Beyond LAM_PRECISE_N tokens a small eigenvalue's float64 error can be unbounded (and λ(1), λ(n−1) NaN balls):
+    the digits shown were computed from that error and raised flint's `man_exp requires an exact, finite value`."""
+    import numpy as np
+
+    n = LAM_PRECISE_N + 2
+    Q, _ = np.linalg.qr(np.random.default_rng(1).standard_normal((n, n)))
+    H = (Q * np.logspace(0, -11, n)) @ Q.T
+    case = verify.make_case(logits=[-(i % 5) * 0.7 for i in range(n)], H=((H + H.T) / 2).tolist())
+    for text in (f"lambda({n - 1}) <= 0", "lambda(1) >= 0"):
+        result = verify.decide_on_case(text, case)
+        assert not result.rigorous and isinstance(result.margin, str)

@@ -305,3 +305,24 @@ def test_a_ctrl_c_during_an_import_lets_the_import_finish_and_stops_the_run_afte
         with pytest.raises(KeyboardInterrupt):
             check_stop()
     sys.modules.pop("interrupted_import", None)
+
+
+def test_a_run_started_from_a_module_being_imported_still_stops_at_once_on_ctrl_c(tmp_path, monkeypatch):
+    """Only imports begun inside the run hold a Ctrl-C back: a run started from a module's body (a script imported
+    by another) is stopped where it waits, not at the next check."""
+    (tmp_path / "starts_a_run.py").write_text(
+        "import os, signal, threading, time\n"
+        "from verify.claims.executors import remembered_interrupts\n"
+        "STOPPED_AFTER = None\n"
+        "started = time.perf_counter()\n"
+        "try:\n"
+        "    with remembered_interrupts():\n"
+        "        threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
+        "        time.sleep(5)\n"
+        "except KeyboardInterrupt:\n"
+        "    STOPPED_AFTER = time.perf_counter() - started\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import starts_a_run
+
+    assert starts_a_run.STOPPED_AFTER is not None and starts_a_run.STOPPED_AFTER < 2
+    sys.modules.pop("starts_a_run", None)

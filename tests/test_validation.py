@@ -299,3 +299,21 @@ def test_an_h_below_float64s_range_is_named_so_not_called_zero(tmp_path):
     out = run_cli_process("spectrum", str(path))
     assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
     assert "below float64's range" in out.stderr and "rescale H" in out.stderr and "is zero" not in out.stderr
+
+
+def test_a_float64_h_of_tiny_magnitude_is_within_the_digit_bound():
+    """A decimal exponent is bits of the denominator: a dense H of 1000 rows near 1e-250 carries about 0.9 billion
+    bits and is ordinary float64 input (the first bound, 400 million, refused it)."""
+    import verify
+
+    n = 1000
+    H = (1e-250 * (np.eye(n) + 1e-3 * np.ones((n, n)))).tolist()
+    assert verify.make_case(logits=[0] * n, H=H).n == n
+
+
+def test_a_claim_file_whose_name_starts_with_a_bracket_is_read_as_a_file(tmp_path):
+    import verify.api as api
+
+    path = tmp_path / "[draft] c.toml"
+    path.write_text('[[claim]]\nid = "x"\nholds = "z_max > 0"\n')
+    assert [c.id for c in api.load_claims(str(path))] == ["x"]

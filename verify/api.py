@@ -144,11 +144,19 @@ def decide_on_case(text, case, dps=50):
 def load_claims(path_or_text):
     """The claims of a TOML claim file (a path), or of its text (a string with a line break or a `[` table header:
     no path has either)."""
-    if isinstance(path_or_text, str) and ("\n" in path_or_text or path_or_text.lstrip().startswith("[")):
+    if isinstance(path_or_text, str) and ("\n" in path_or_text or path_or_text.lstrip().startswith("[")) and \
+            not _is_file(path_or_text):
         return parse_claims_text(path_or_text)
     if not isinstance(path_or_text, (str, Path)):
         raise InputError(f"give a claim file's path or its TOML text, not a {type(path_or_text).__name__}", "claims")
     return _load_claims(path_or_text)
+
+
+def _is_file(text):
+    try:
+        return len(text) < 4096 and Path(text).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _search_options(seed, samples, dps, claim_ids, out, progress, workers, scheduler, example_db):

@@ -23,10 +23,12 @@ def remembered_interrupts():
         yield
         return
 
+    outer_imports = _imports(sys._getframe())  # the run itself may have been started from a module being imported
+
     def remember(signum, frame):
         _STOP.set()
-        if not _importing(frame):  # an import stopped half-way leaves its package broken for the rest of the
-            raise KeyboardInterrupt  # process (the interrupted report's LaTeX then fails): check_stop raises it after
+        if _imports(frame) <= outer_imports:  # an import stopped half-way leaves its package broken for the rest of
+            raise KeyboardInterrupt  # the process (the interrupted report's LaTeX then fails): check_stop raises it after
 
     def quiet_when_remembered(unraisable, hook=sys.unraisablehook):
         """A Ctrl-C raised where Python can only print it (a finaliser, Hypothesis's gc callback) is not
@@ -46,13 +48,14 @@ def remembered_interrupts():
         _STOP.clear()
 
 
-def _importing(frame):
-    """Whether the signal came while a module was being imported (a frame of Python's import machinery is on the stack)."""
+def _imports(frame):
+    """How many frames of Python's import machinery are on the stack below `frame` (more than when the run started:
+    the signal came while a module was being imported)."""
+    count = 0
     while frame is not None:
-        if frame.f_code.co_filename.startswith("<frozen importlib"):
-            return True
+        count += frame.f_code.co_filename.startswith("<frozen importlib")
         frame = frame.f_back
-    return False
+    return count
 
 
 @contextlib.contextmanager

@@ -20,6 +20,7 @@ the default search until its backstop.
 """
 
 import functools
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -200,14 +201,16 @@ def _cited(part, piece, facts, algebra):
 
 MAX_MEMORIES = 512  # the proof cache's entries
 _BY_PROOF = {}  # id(Proof) -> its proof cache entry (held here, so the id is not reused while it is a key)
+_BY_PROOF_LOCK = threading.Lock()
 
 
 @functools.lru_cache(maxsize=MAX_MEMORIES)
 def _memory(tree, n_range, family, extra):
     memory = _Memory(_prove(tree, n_range, family, extra))
-    if len(_BY_PROOF) >= MAX_MEMORIES:
-        _BY_PROOF.pop(next(iter(_BY_PROOF)))  # the oldest (its Proof then gets its identities made afresh)
-    _BY_PROOF[id(memory.proof)] = memory
+    with _BY_PROOF_LOCK:  # a Dask worker may run several tasks in threads of one process
+        if len(_BY_PROOF) >= MAX_MEMORIES:
+            _BY_PROOF.pop(next(iter(_BY_PROOF)))  # the oldest (its Proof then gets its identities made afresh)
+        _BY_PROOF[id(memory.proof)] = memory
     return memory
 
 

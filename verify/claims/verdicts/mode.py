@@ -201,7 +201,8 @@ SHOWN = 20  # significant digits of a margin or a value, at most
 def _vouched(mid, error):
     """The significant digits of `mid` that an error of `error` (a ball's radius, an enclosure's half-width) leaves
     correct, at most SHOWN: an estimate in float64 is not shown to 20 digits."""
-    error = arb_to_mpf(abs(error).upper()) if isinstance(error, flint.arb) else error
+    if isinstance(error, flint.arb):
+        error = arb_to_mpf(abs(error).upper()) if error.is_finite() else None  # an unbounded error vouches for nothing
     if error is None or not mp.isfinite(mid) or mid == 0 or not mp.isfinite(error) or error <= 0:
         return SHOWN
     return max(1, min(SHOWN, int(mp.floor(mp.log10(abs(mid) / (2 * error))))))
