@@ -317,3 +317,14 @@ def test_a_claim_file_whose_name_starts_with_a_bracket_is_read_as_a_file(tmp_pat
     path = tmp_path / "[draft] c.toml"
     path.write_text('[[claim]]\nid = "x"\nholds = "z_max > 0"\n')
     assert [c.id for c in api.load_claims(str(path))] == ["x"]
+
+
+@pytest.mark.parametrize("bound", ["1e999", "-1e999", "1.5e400"])
+def test_a_toml_number_beyond_float64_is_refused_not_read_as_inf(bound):
+    """n = [2, 1e999] read as [2, inf] (TOML's float overflows) and the claim was proved for every n; only the
+    literal inf means an unbounded range."""
+    import verify.api as api
+
+    with pytest.raises(InputError, match="beyond float64's range; write inf"):
+        api.load_claims(f'[[claim]]\nid = "x"\nholds = "z_max > 0"\nn = [2, {bound}]\n')
+    assert api.load_claims('[[claim]]\nid = "x"\nholds = "z_max > 0"\nn = [2, inf]\n')[0].n_range[1] == float("inf")

@@ -61,12 +61,26 @@ def load_claims(path):
     return parse_claims_text(text, where=f"claim file {shown(str(path), 200)}")
 
 
+class _Overflow(Exception):
+    """A TOML float beyond float64's range (1e999), which would read as inf."""
+
+
+def _toml_float(text):
+    value = float(text)
+    if math.isinf(value) and text.lstrip("+-").lower() != "inf":
+        raise _Overflow(text)
+    return value
+
+
 def parse_claims_text(text, where="claim file"):
     """The claims of a claim file's text (TOML), validated; InputError, one line, on anything wrong."""
     if len(text.encode("utf-8")) > MAX_BYTES:
         raise InputError(f"{where} is larger than {MAX_BYTES // 1024} KiB; split it into smaller files")
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text, parse_float=_toml_float)
+    except _Overflow as error:
+        raise InputError(f"{where} holds the number {shown(str(error), 40)}, beyond float64's range; write inf for an "
+                         "unbounded n range, or a whole number") from None
     except tomllib.TOMLDecodeError as error:
         raise InputError(f"{where} is not valid TOML: {' '.join(str(error).split())}; fix the syntax there") from None
     except RecursionError:
