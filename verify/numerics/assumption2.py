@@ -113,20 +113,17 @@ def check_sizes(n, N, d):
     for name, value in (("n", n), ("N", N), ("d", d)):
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
             raise InputError(f"{name} = {shown(value, 200)} must be a positive whole number", name)
-    if max(n, N, d) > MAX_ROWS_TIMES_D:
-        name, value = max((("n", n), ("N", N), ("d", d)), key=lambda item: item[1])
-        raise InputError(f"{name} = {shown(value, 60)} is above {MAX_ROWS_TIMES_D:,}, beyond every size checked here; "
-                         f"give n·N ≤ {MAX_ROWS} and n·N·d ≤ {MAX_ROWS_TIMES_D:,}", name)
     if n < 2:
         raise InputError(f"n = {n}: one token per sequence has no softmax to speak of; use n = 2 or more", "n")
     if N < 2:
         raise InputError(f"N = {N}: with one sequence there is nothing to decouple; use N = 2 or more", "N")
     if n * N > MAX_ROWS:
         larger = "n" if n > N else "N"
-        raise InputError(f"n·N = {n}·{N} = {n * N} is above {MAX_ROWS}, the most the dense nN × nN work takes here; "
+        raise InputError(f"n·N = {shown(n, 60)}·{shown(N, 60)} = {shown(n * N, 60)} is above {MAX_ROWS}, the most the "
+                         f"dense nN × nN work takes here; "
                          f"give a smaller {larger} (n·N ≤ {MAX_ROWS})", larger)
     if d > MAX_D:
-        raise InputError(f"d = {d} is above {MAX_D}, the largest key dimension checked here; give d ≤ {MAX_D}", "d")
+        raise InputError(f"d = {shown(d, 60)} is above {MAX_D}, the largest key dimension checked here; give d ≤ {MAX_D}", "d")
     if n * N * d > MAX_ROWS_TIMES_D:
         raise InputError(f"n·N·d = {n}·{N}·{d} = {n * N * d} is above {MAX_ROWS_TIMES_D:,}, the cost bound of the GD "
                          f"run near p*; give d ≤ {MAX_ROWS_TIMES_D // (n * N)} with these n, N", "d")

@@ -279,6 +279,19 @@ def decimal(value, digits=DIGITS, strip_zeros=False, min_fixed=-4, max_fixed=Non
     return text.replace(".e", "e")[:-1] if text.endswith(".") else text.replace(".e", "e")  # one digit: "2e-17", not "2.e-17"
 
 
+def vouched_digits(value, error):
+    """The significant digits of `value` (an mpf) that an error bound `error` (an arb: a ball's radius, an
+    enclosure's half-width) vouches for: printed to that many, it is within one unit of its last digit of the true
+    value. None where no finite, non-zero error limits them (an exact or unbounded error, a value 0 or not finite)."""
+    if not isinstance(error, flint.arb) or not error.is_finite() or not mp.isfinite(value) or value == 0:
+        return None
+    error = arb_to_mpf(abs(error).upper())
+    if error == 0:
+        return None
+    with mp.workdps(20):
+        return max(1, int(mp.floor(mp.log10(abs(value) / (2 * error)))))
+
+
 def bits_for(dps):
     """Binary precision (bits) that carries `dps` decimal digits, plus guard bits."""
     return int(math.ceil(dps * math.log2(10))) + 8

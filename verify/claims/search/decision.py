@@ -6,7 +6,7 @@ import flint
 import mpmath as mp
 
 from verify.numerics.arb import arb_to_mpf
-from verify.numerics.precision import decimal
+from verify.numerics.precision import decimal, vouched_digits
 
 
 @dataclass(frozen=True)
@@ -32,16 +32,9 @@ class Decision:
 
     @property
     def vouched_digits(self):
-        """How many significant digits of the margin its enclosure vouches for: printed to that many, it is within
-        one unit of its last digit of the true margin (None: every digit it carries, being exact or not finite)."""
-        margin, error = self.margin, self.outcome.error
-        if not isinstance(error, flint.arb) or not error.is_finite() or not mp.isfinite(margin) or margin == 0:
-            return None
-        error = arb_to_mpf(abs(error).upper())
-        if error == 0:
-            return None
-        with mp.workdps(20):
-            return max(1, int(mp.floor(mp.log10(abs(margin) / (2 * error)))))
+        """How many significant digits of the margin its enclosure vouches for (verify.numerics.precision.vouched_digits;
+        None: every digit it carries, being exact or not finite)."""
+        return vouched_digits(self.margin, self.outcome.error)
 
 
 def margin_text(margin, vouched=None):

@@ -23,7 +23,7 @@ from verify.claims.builtin.registry import select
 from verify.claims.certificates.check import check_body, counterexample_body
 from verify.claims.results import Verdict, VerdictKind
 from verify.numerics.arb import arb_to_mpf
-from verify.numerics.precision import CERTIFY_DPS, decimal
+from verify.numerics.precision import CERTIFY_DPS, decimal, vouched_digits
 
 
 def _verdict(outcome, certified=False):
@@ -199,13 +199,8 @@ SHOWN = 20  # significant digits of a margin or a value, at most
 
 
 def _vouched(mid, error):
-    """The significant digits of `mid` that an error of `error` (a ball's radius, an enclosure's half-width) leaves
-    correct, at most SHOWN: an estimate in float64 is not shown to 20 digits."""
-    if isinstance(error, flint.arb):
-        error = arb_to_mpf(abs(error).upper()) if error.is_finite() else None  # an unbounded error vouches for nothing
-    if error is None or not mp.isfinite(mid) or mid == 0 or not mp.isfinite(error) or error <= 0:
-        return SHOWN
-    return max(1, min(SHOWN, int(mp.floor(mp.log10(abs(mid) / (2 * error))))))
+    """The significant digits of `mid` its error vouches for, at most SHOWN: an estimate in float64 is not shown to 20."""
+    return min(SHOWN, vouched_digits(mid, error) or SHOWN)
 
 
 def _values_read(tree, point):
