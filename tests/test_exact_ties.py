@@ -2,6 +2,7 @@
 holds, a strict one fails — the same way in decide_on_case, case mode and its JSON, and a counterexample
 certificate that `check` confirms; where the balls decide, exact arithmetic agrees with them."""
 import json
+from fractions import Fraction
 from decimal import Decimal
 
 import pytest
@@ -91,3 +92,51 @@ def test_the_agreement_test_is_not_vacuous():
     """The agreement test skips the cases exact arithmetic gives up on; at a small case it gives up on none."""
     case = make_case(z=["0.5", "0.3", "0.2"], H=diagonal(1, 2, 3))
     assert [t for t in TEXTS if decide_exactly(parse_claim(t, (3, 3)), case) is None] == []
+
+
+@pytest.mark.parametrize("logits", [[0, -1, -157], [0, -1, -2, -40], [0, Fraction(1, 3), Fraction(-5, 2), -38],
+                                    [-292, -80, -573, -430, -80, -430, 0]])
+def test_kappa_and_the_squared_ratio_of_js_tie_exactly_at_h_identity(logits):
+    """H = I: λ(k) = j(k)², so κ = (j_max/j_min)²; with z's exponents in t up to hundreds, the two sides' resultants
+    were beyond the size limit (undecided), where the same ratio of the same two roots is one number."""
+    case = make_case(logits=logits, H=diagonal(*[1] * len(logits)))
+    for text, holds in [("kappa == (j_max/j_min)**2", True), ("kappa <= (L_T/mu_T)*(j_max/j_min)**2", True),
+                        ("kappa < (j_max/j_min)**2", False)]:
+        result = decide_on_case(text, case)
+        assert result.decided and result.holds is holds, (text, result)
+
+
+@pytest.mark.parametrize("logits", [["0", "-1", "-2.0001"], [0, 0.5, 0.1]])
+def test_a_claim_of_h_alone_is_decided_whatever_t_its_logits_need(logits):
+    """μ = μ_T = 1 and L = L_T = 3 for this H (the eigenvectors (1, −1, 0) and one of 3 lie in T); the logits' common
+    denominator (10⁴, 2⁵⁵) put z beyond the exact path's exponents, and the claim does not read z at all."""
+    case = make_case(logits=logits, H=[[2, 1, 0], [1, 2, 0], [0, 0, 3]])
+    for text, holds in [("mu <= mu_T", True), ("mu == mu_T", True), ("L_T <= L", True), ("mu < mu_T", False)]:
+        result = decide_on_case(text, case)
+        assert result.decided and result.holds is holds, (text, result)
+
+
+JOINED = ("kappa >= (j_max/j_min)**2", "kappa <= (j_max/j_min)**2", "lambda(1)/lambda(2) > j(1)**2/j(2)**2",
+          "j(1)*j(2) <= 1/n**2", "lambda(1)*lambda(2) >= L_T**2*(j(1)*j(2))**2", "kappa <= 2*(j(1)/j(2))**2",
+          "(j_max/j_min)**2 >= 2*kappa/3", "lambda(1)/lambda(2) == (L_T/mu_T)*(j(1)/j(2))**2")
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.lists(st.integers(-6, 0), min_size=3, max_size=5), st.integers(1, 4), st.integers(0, 3), st.booleans(),
+       st.sampled_from(JOINED))
+def test_products_and_ratios_of_roots_agree_with_the_balls_where_the_balls_decide(logits, a, b, isotropic, text):
+    """A product or quotient of two roots' powers is the same two roots' join, made once (the κ ties above): wherever
+    the balls decide such a comparison, the exact route, when it decides, agrees."""
+    n = len(logits)
+    H = [[a + b if i == j else b for j in range(n)] for i in range(n)] if isotropic else diagonal(*range(a, a + n))
+    case = make_case(logits=logits, H=H)
+    tree = parse_claim(text, (n, n))
+    outcome, _ = ball_outcome(tree, case, 300)
+    exact = decide_exactly(tree, case)
+    if outcome.status in (HOLDS, FAILS) and exact is not None:
+        assert exact == (outcome.status == HOLDS), (text, logits, H)
+
+
+def test_the_joined_roots_test_is_not_vacuous():
+    case = make_case(logits=[0, -1, -3, -4], H=diagonal(2, 2, 2, 2))
+    assert [t for t in JOINED if decide_exactly(parse_claim(t, (4, 4)), case) is None] == []

@@ -78,3 +78,26 @@ def test_a_true_claim_with_ties_holds_at_300_cases_under_default_settings(case):
 
 test_a_true_claim_with_ties_holds_at_300_cases_under_default_settings = settings(  # not the suite's profile
     settings.get_profile("default"), max_examples=300)(test_a_true_claim_with_ties_holds_at_300_cases_under_default_settings)
+
+
+def test_an_h_with_eigenvalues_beyond_float64s_ratio_raises_nothing():
+    """H = diag(1e-300, 1e9): its condition number 1e309 overflowed float64 in the precise path's digit count."""
+    case = make_case(logits=[0, 0], H=[["1e-300", 0], [0, "1e9"]])
+    assert curvature_spectrum(case).kappa is not None
+    for claim_id in BUILTIN:
+        for reading in ("tangent-exact", "ambient-bounds"):
+            assert evaluate_claim(claim_id, case, reading).holds in (True, False)
+
+
+@given(cases(min_n=2, max_n=8, hessian="isotropic"))
+def test_kappa_is_exactly_the_squared_ratio_of_js_at_every_isotropic_h_under_default_settings(case):
+    """H = aI + b11ᵀ: J H J = a J² on T, so κ = (j_max/j_min)² exactly at every case — a tie at every case, decided
+    (a third of the drawn cases were left undecided before the two sides shared their roots)."""
+    result = decide_on_case("kappa <= (L_T/mu_T)*(j_max/j_min)**2", case)
+    assert result.decided and result.holds, result
+    strict = decide_on_case("kappa < (L_T/mu_T)*(j_max/j_min)**2", case)
+    assert strict.decided and not strict.holds, strict
+
+
+test_kappa_is_exactly_the_squared_ratio_of_js_at_every_isotropic_h_under_default_settings = settings(
+    settings.get_profile("default"))(test_kappa_is_exactly_the_squared_ratio_of_js_at_every_isotropic_h_under_default_settings)

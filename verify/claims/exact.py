@@ -12,10 +12,11 @@ of verify.claims.language.semantics, interpreted here in exact algebraic numbers
 import functools
 
 from verify.claims.language.semantics import NONNEG, NONZERO, interpret, item_index, judge
-from verify.claims.language.syntax import IndexValue, Item
+from verify.claims.language.syntax import IndexValue, Item, names
 from verify.numerics.algebraic import Undecidable, compare
 
 EXACT_MAX_N = 8
+OF_H_ALONE = frozenset({"n", "L_T", "mu_T", "L", "mu"})  # the quantities that do not depend on the coefficients
 MAX_POWER = 16  # |numerator| of an exponent p/1 or p/2 decided exactly
 
 
@@ -29,7 +30,7 @@ def decide_exactly(tree, case, ties_only=False):
     if case.n > EXACT_MAX_N:
         return None
     try:
-        at = _exact_case(case)
+        at = _exact_case(case, coefficients=not names(tree) <= OF_H_ALONE)
     except (Undecidable, ArithmeticError, ValueError):  # a size beyond the limits, flint's refusals
         return None
     return _decided(tree, at, ties_only)
@@ -48,11 +49,13 @@ def _decided(tree, at, ties_only=False):
 
 
 @functools.lru_cache(maxsize=64)
-def _exact_case(case):
-    """The case's exact quantities, shared by every claim decided at it (the search decides a case per claim)."""
+def _exact_case(case, coefficients=True):
+    """The case's exact quantities, shared by every claim decided at it (the search decides a case per claim); without
+    `coefficients`, those of its H alone (its logits taken equal: a claim of H's eigenvalues is then decided over Q,
+    whatever t its logits would need)."""
     from verify.numerics.exact_spectrum import ExactCase
 
-    return ExactCase(case.logits, case.H, case.L, case.mu)
+    return ExactCase(case.logits if coefficients else (0,) * case.n, case.H, case.L, case.mu)
 
 
 def truth(node, at, signs):

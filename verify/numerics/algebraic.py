@@ -10,154 +10,20 @@ f and num are coprime over Q(t), their resultant is a non-zero polynomial of t, 
 with h, c coprime (f is squarefree), α is a root of exactly one of them, and a ball of α that keeps c(t, α)
 away from 0 proves h(α) = 0, hence num(α) = 0 (or the converse); the precision rises until one does.
 Values with two different roots are joined through resultants (`combine`), whose annihilating polynomial
-becomes the new root's f; its ball is the operation on the two balls. A sign is the ball's once it is not 0.
+becomes the new root's f (made only when a comparison needs it); its ball is the operation on the two balls. A
+product or quotient of c·α^k and d·β^k is (c op d)·(α op β)^k, α op β made once per pair of roots, so that the same
+expression of the same roots compares exactly without a resultant. A sign is the ball's once it is not 0.
 """
-import functools
 import math
 from fractions import Fraction
 
 import flint
 
-CTX = flint.fmpz_mpoly_ctx.get(("t", "x"), "lex")
-CTX3 = flint.fmpz_mpoly_ctx.get(("t", "x", "y"), "lex")
-T, X = CTX.gens()
-ONE, ZERO = CTX.constant(1), CTX.constant(0)
-START_BITS = 128
-MAX_BITS = 1 << 14  # a sign or an isolation still open here is left undecided
+from verify.numerics.algebraic_roots import (CTX, CTX3, MAX_BITS, ONE, START_BITS, ZERO, Field, Root,  # noqa: F401
+                                             RootSet, T, Undecidable, X, squarefree, t_degree, x_coefficients, x_degree)
+
 SEPARATE_BITS = 1 << 12  # `compare` tries balls up to here before the annihilators' algebra (a tie needs it anyway)
 MAX_RESULTANT_SIZE = 20_000  # a resultant's deg_x · deg_t (see _check_size; beyond: too slow, undecided)
-
-
-class Undecidable(Exception):
-    """Exact arithmetic cannot decide this here (a size beyond the limits, a transcendental value)."""
-
-
-class Field:
-    """Where t lives: t = e^scale (scale a non-zero Fraction), or no t (scale None: every Value is rational)."""
-
-    def __init__(self, scale=None):
-        self.scale = scale
-
-    @functools.lru_cache(maxsize=64)
-    def t(self, bits):
-        with flint.ctx.workprec(bits + 20):
-            if self.scale is None:
-                return flint.arb(1)
-            return (flint.arb(self.scale.numerator) / self.scale.denominator).exp()
-
-    def evaluate(self, poly, bits, x=None):
-        """poly(t, x) as an Arb ball at `bits` (x a ball, unused when poly has no x)."""
-        t = self.t(bits)
-        with flint.ctx.workprec(bits):
-            powers = [flint.arb(1)]  # x^k by products: arb's ** is NaN for a base that straddles 0
-            total = flint.arb(0)
-            for (et, ex), c in poly.terms():
-                term = flint.arb(c)
-                if et:
-                    term *= t ** int(et)
-                while len(powers) <= ex:
-                    powers.append(powers[-1] * x)
-                total += term * powers[int(ex)]
-            return total
-
-
-def x_degree(poly):
-    return max(0, poly.degrees()[1])  # the zero polynomial's degree is -1
-
-
-def t_degree(poly):
-    return max(0, poly.degrees()[0])
-
-
-def x_coefficients(poly):
-    """{k: the coefficient of x^k, a polynomial of t}."""
-    out = {}
-    for (et, ex), c in poly.terms():
-        out[ex] = out.get(ex, ZERO) + c * T ** et
-    return out
-
-
-def squarefree(poly):
-    """poly divided by gcd(poly, ∂poly/∂x): squarefree in x over Q(t), the same roots."""
-    g = poly.gcd(poly.derivative("x"))
-    return poly / g if x_degree(g) > 0 else poly
-
-
-def real_roots(field, poly, bits):
-    """The real roots of poly(t, ·) (squarefree, every root real), largest first, as disjoint balls at `bits` or
-    more; raises Undecidable past MAX_BITS. The roots of the midpoint polynomial (flint's complex_roots) are
-    approximations; each true root is then certified by a sign change around its approximation: deg(poly)
-    disjoint intervals with a sign change hold one root each."""
-    coefficients = x_coefficients(poly)
-    degree = x_degree(poly)
-    while bits <= MAX_BITS:
-        with flint.ctx.workprec(bits):
-            exact = flint.arb_poly([field.evaluate(coefficients.get(k, ZERO), bits) for k in range(degree + 1)])
-            balls = _certified(exact, degree, bits)
-        if balls is not None:
-            return balls
-        bits *= 2
-    raise Undecidable("roots not isolated within the precision limit")
-
-
-def _certified(exact, degree, bits):
-    midpoint = flint.fmpq_poly([_fmpq(c.mid()) for c in exact.coeffs()])
-    approximations = midpoint.complex_roots()
-    if len(approximations) != degree or any(m != 1 or not r.imag.contains(0) for r, m in approximations):
-        return None
-    balls = []
-    for root, _ in approximations:
-        mid = root.real.mid()
-        width = abs(mid) * flint.arb(2) ** (-(bits // 2)) if mid != 0 else flint.arb(2) ** (-bits)
-        low, high = mid - width, mid + width
-        if not exact(low) * exact(high) < 0:
-            return None
-        balls.append(flint.arb(mid, width))
-    balls.sort(key=lambda b: b.mid(), reverse=True)
-    return balls if all(not a.overlaps(b) for a, b in zip(balls, balls[1:])) else None
-
-
-def _fmpq(ball):
-    man, exp = ball.man_exp()
-    return flint.fmpq(man * 2 ** int(exp)) if exp >= 0 else flint.fmpq(man, 2 ** int(-exp))
-
-
-class RootSet:
-    """The real roots of one squarefree poly(t, ·), isolated once per precision and shared by its Roots."""
-
-    def __init__(self, field, poly):
-        self.field, self.poly, self._balls = field, poly, {}
-
-    def at(self, bits):
-        if bits not in self._balls:
-            self._balls[bits] = real_roots(self.field, self.poly, bits)
-        return self._balls[bits]
-
-    def enclosure(self, index):
-        return lambda bits: self.at(bits)[index]
-
-    def root(self, index):
-        """The index-th largest real root."""
-        return Root(self.field, self.poly, self.enclosure(index))
-
-
-class Root:
-    """One real root α of the squarefree f(t, x), given by a function bits → a ball containing it (and no other
-    root of f once the precision is high enough)."""
-
-    def __init__(self, field, poly, enclose, make=None):  # make: computes poly (None) on first use (combine's resultant)
-        self.field, self._poly, self._make, self._enclose, self._balls = field, poly, make, enclose, {}
-
-    @property
-    def poly(self):  # a sign or a comparison that balls settle never needs the costly resultant
-        if self._poly is None:
-            self._poly = self._make()
-        return self._poly
-
-    def ball(self, bits):
-        if bits not in self._balls:
-            self._balls[bits] = self._enclose(bits)
-        return self._balls[bits]
 
 
 class Value:
@@ -229,7 +95,7 @@ class Value:
     def _binary(self, other, op):
         a, b = self._common(other)
         if a is None:
-            return combine(self, other, op)
+            return _joined(self, other, op)
         root = a.root or b.root
         if op == "+":
             num, den = a.num * b.den + b.num * a.den, a.den * b.den
@@ -359,25 +225,58 @@ def annihilator(value):
     return squarefree(p.compose(T, ZERO, X, ctx=CTX))
 
 
+def _joined(a, b, op):
+    """a op b for two Values of different roots α, β. A product or quotient of c·α^k and d·β^k (c, d in Q(t)) is
+    (c op d)·(α op β)^k, α op β made once per pair of roots (`_join_of`): the same expression of the same two roots is
+    then one Root, equal to itself by a polynomial identity (κ = λ₁/λ₂ = (a·j₁²)/(a·j₂²) = (j₁/j₂)² at H = aI + b11ᵀ),
+    where two resultants would be compared. Anything else is `combine`'s."""
+    if op in "*/":
+        ma, mb = _monomial(a), _monomial(b)
+        if ma is not None and mb is not None and ma[1] == mb[1]:
+            return ma[0]._binary(mb[0], op) * _join_of(a.root, b.root, op).power(ma[1])
+    return combine(a, b, op)
+
+
+def _monomial(value):
+    """(c, k) with value = c·α^k, c in Q(t) and k ≥ 1, α the value's root; None for any other Value."""
+    if value.root is None or x_degree(value.den) > 0:
+        return None
+    powers = x_coefficients(value.num)
+    if len(powers) != 1 or min(powers) < 1:
+        return None
+    ((k, c),) = powers.items()
+    return Value(value.field, c, value.den), k
+
+
+def _join_of(alpha, beta, op):
+    """α op β for two roots, made once per pair and kept on α."""
+    for other, kind, value in alpha.joins:
+        if other is beta and kind == op:
+            return value
+    value = combine(Value(alpha.field, X, ONE, alpha), Value(beta.field, X, ONE, beta), op)
+    alpha.joins.append((beta, op, value))
+    return value
+
+
 def combine(a, b, op):
     """a op b for two Values of different roots: the resultant eliminating both."""
-    pa, pb = annihilator(a), annihilator(b)
-    _check_size(pa, pb)
-    T3, U3, Y3 = CTX3.gens()
-    A = pa.compose(T3, U3, ctx=CTX3)
-    coefficients = x_coefficients(pb)
-    d = max(coefficients)
-    lift = lambda c: c.compose(T3, U3, ctx=CTX3)  # a coefficient, a polynomial of t
-    if op in "+-":
-        w = Y3 - U3 if op == "+" else U3 - Y3  # the value of b in terms of u = a and y = a op b
-        B = sum((lift(c) * w ** k for k, c in coefficients.items()), CTX3.constant(0))
-    elif op == "*":  # b = y/u: u^d · pb(y/u)
-        B = sum((lift(c) * Y3 ** k * U3 ** (d - k) for k, c in coefficients.items()), CTX3.constant(0))
-    else:  # b = u/y: y^d · pb(u/y)
-        B = sum((lift(c) * U3 ** k * Y3 ** (d - k) for k, c in coefficients.items()), CTX3.constant(0))
     apply = {"+": lambda u, v: u + v, "-": lambda u, v: u - v, "*": lambda u, v: u * v, "/": lambda u, v: u / v}[op]
 
-    def annihilating():
+    def annihilating():  # only when a comparison needs it (its size limit too): one of the same root never does
+        pa, pb = annihilator(a), annihilator(b)
+        _check_size(pa, pb)
+        T3, U3, Y3 = CTX3.gens()
+        A = pa.compose(T3, U3, ctx=CTX3)
+        coefficients = x_coefficients(pb)
+        d = max(coefficients)
+        lift = lambda c: c.compose(T3, U3, ctx=CTX3)  # a coefficient, a polynomial of t
+        if op in "+-":
+            w = Y3 - U3 if op == "+" else U3 - Y3  # the value of b in terms of u = a and y = a op b
+            B = sum((lift(c) * w ** k for k, c in coefficients.items()), CTX3.constant(0))
+        elif op == "*":  # b = y/u: u^d · pb(y/u)
+            B = sum((lift(c) * Y3 ** k * U3 ** (d - k) for k, c in coefficients.items()), CTX3.constant(0))
+        else:  # b = u/y: y^d · pb(u/y)
+            B = sum((lift(c) * U3 ** k * Y3 ** (d - k) for k, c in coefficients.items()), CTX3.constant(0))
         p = A.resultant(B, "x")
         if p.is_zero():
             raise Undecidable("a degenerate resultant")

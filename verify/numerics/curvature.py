@@ -125,8 +125,8 @@ def lam_precise(logits, H, dps=30):
 def working_dps(H, dps):
     """Digits to carry: the target, plus what H's conditioning and n can cost, plus guard."""
     h = np.linalg.eigvalsh(np.asarray(H, dtype=float))
-    cond = h[-1] / h[0] if h[0] > 0 else 1e300
-    return int(dps + 10 + math.log10(max(cond, 1.0)) + math.log10(len(h)))
+    lost = math.log10(h[-1]) - math.log10(h[0]) if h[0] > 0 else 300.0  # log10 of H's condition number, one beyond
+    return int(dps + 10 + max(lost, 0.0) + math.log10(len(h)))  # float64's range included (diag(1e-300, 1e9))
 
 
 def isotropic_on_tangent(H):

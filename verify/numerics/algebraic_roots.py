@@ -1,0 +1,146 @@
+"""The ground of verify.numerics.algebraic: Q(t) with t = e^s (Field), polynomials of Z[t, x] (flint's fmpz_mpoly,
+x the algebraic number's variable) and the real roots of a squarefree one, isolated in disjoint balls and certified by
+sign changes (RootSet, Root)."""
+import functools
+
+import flint
+
+CTX = flint.fmpz_mpoly_ctx.get(("t", "x"), "lex")
+CTX3 = flint.fmpz_mpoly_ctx.get(("t", "x", "y"), "lex")
+T, X = CTX.gens()
+ONE, ZERO = CTX.constant(1), CTX.constant(0)
+START_BITS = 128
+MAX_BITS = 1 << 14  # a sign or an isolation still open here is left undecided
+
+
+class Undecidable(Exception):
+    """Exact arithmetic cannot decide this here (a size beyond the limits, a transcendental value)."""
+
+
+class Field:
+    """Where t lives: t = e^scale (scale a non-zero Fraction), or no t (scale None: every Value is rational)."""
+
+    def __init__(self, scale=None):
+        self.scale = scale
+
+    @functools.lru_cache(maxsize=64)
+    def t(self, bits):
+        with flint.ctx.workprec(bits + 20):
+            if self.scale is None:
+                return flint.arb(1)
+            return (flint.arb(self.scale.numerator) / self.scale.denominator).exp()
+
+    def evaluate(self, poly, bits, x=None):
+        """poly(t, x) as an Arb ball at `bits` (x a ball, unused when poly has no x)."""
+        t = self.t(bits)
+        with flint.ctx.workprec(bits):
+            powers = [flint.arb(1)]  # x^k by products: arb's ** is NaN for a base that straddles 0
+            total = flint.arb(0)
+            for (et, ex), c in poly.terms():
+                term = flint.arb(c)
+                if et:
+                    term *= t ** int(et)
+                while len(powers) <= ex:
+                    powers.append(powers[-1] * x)
+                total += term * powers[int(ex)]
+            return total
+
+
+def x_degree(poly):
+    return max(0, poly.degrees()[1])  # the zero polynomial's degree is -1
+
+
+def t_degree(poly):
+    return max(0, poly.degrees()[0])
+
+
+def x_coefficients(poly):
+    """{k: the coefficient of x^k, a polynomial of t}."""
+    out = {}
+    for (et, ex), c in poly.terms():
+        out[ex] = out.get(ex, ZERO) + c * T ** et
+    return out
+
+
+def squarefree(poly):
+    """poly divided by gcd(poly, ∂poly/∂x): squarefree in x over Q(t), the same roots."""
+    g = poly.gcd(poly.derivative("x"))
+    return poly / g if x_degree(g) > 0 else poly
+
+
+def real_roots(field, poly, bits):
+    """The real roots of poly(t, ·) (squarefree, every root real), largest first, as disjoint balls at `bits` or
+    more; raises Undecidable past MAX_BITS. The roots of the midpoint polynomial (flint's complex_roots) are
+    approximations; each true root is then certified by a sign change around its approximation: deg(poly)
+    disjoint intervals with a sign change hold one root each."""
+    coefficients = x_coefficients(poly)
+    degree = x_degree(poly)
+    while bits <= MAX_BITS:
+        with flint.ctx.workprec(bits):
+            exact = flint.arb_poly([field.evaluate(coefficients.get(k, ZERO), bits) for k in range(degree + 1)])
+            balls = _certified(exact, degree, bits)
+        if balls is not None:
+            return balls
+        bits *= 2
+    raise Undecidable("roots not isolated within the precision limit")
+
+
+def _certified(exact, degree, bits):
+    midpoint = flint.fmpq_poly([_fmpq(c.mid()) for c in exact.coeffs()])
+    approximations = midpoint.complex_roots()
+    if len(approximations) != degree or any(m != 1 or not r.imag.contains(0) for r, m in approximations):
+        return None
+    balls = []
+    for root, _ in approximations:
+        mid = root.real.mid()
+        width = abs(mid) * flint.arb(2) ** (-(bits // 2)) if mid != 0 else flint.arb(2) ** (-bits)
+        low, high = mid - width, mid + width
+        if not exact(low) * exact(high) < 0:
+            return None
+        balls.append(flint.arb(mid, width))
+    balls.sort(key=lambda b: b.mid(), reverse=True)
+    return balls if all(not a.overlaps(b) for a, b in zip(balls, balls[1:])) else None
+
+
+def _fmpq(ball):
+    man, exp = ball.man_exp()
+    return flint.fmpq(man * 2 ** int(exp)) if exp >= 0 else flint.fmpq(man, 2 ** int(-exp))
+
+
+class RootSet:
+    """The real roots of one squarefree poly(t, ·), isolated once per precision and shared by its Roots."""
+
+    def __init__(self, field, poly):
+        self.field, self.poly, self._balls = field, poly, {}
+
+    def at(self, bits):
+        if bits not in self._balls:
+            self._balls[bits] = real_roots(self.field, self.poly, bits)
+        return self._balls[bits]
+
+    def enclosure(self, index):
+        return lambda bits: self.at(bits)[index]
+
+    def root(self, index):
+        """The index-th largest real root."""
+        return Root(self.field, self.poly, self.enclosure(index))
+
+
+class Root:
+    """One real root α of the squarefree f(t, x), given by a function bits → a ball containing it (and no other
+    root of f once the precision is high enough)."""
+
+    def __init__(self, field, poly, enclose, make=None):  # make: computes poly (None) on first use (combine's resultant)
+        self.field, self._poly, self._make, self._enclose, self._balls = field, poly, make, enclose, {}
+        self.joins = []  # (β, op, α op β): the Values verify.numerics.algebraic made of this root and another
+
+    @property
+    def poly(self):  # a sign or a comparison that balls settle never needs the costly resultant
+        if self._poly is None:
+            self._poly = self._make()
+        return self._poly
+
+    def ball(self, bits):
+        if bits not in self._balls:
+            self._balls[bits] = self._enclose(bits)
+        return self._balls[bits]
