@@ -140,3 +140,24 @@ def test_products_and_ratios_of_roots_agree_with_the_balls_where_the_balls_decid
 def test_the_joined_roots_test_is_not_vacuous():
     case = make_case(logits=[0, -1, -3, -4], H=diagonal(2, 2, 2, 2))
     assert [t for t in JOINED if decide_exactly(parse_claim(t, (4, 4)), case) is None] == []
+
+
+def test_roots_1e300_apart_are_isolated_once_then_reused_and_refined(monkeypatch):
+    """Two roots 1e-300 apart need 2,048 bits; a sign asked at 128 bits isolates them there, then every request up to
+    2,048 reuses those balls and a higher one refines them by Newton steps: flint's exact roots of the midpoint
+    polynomial (seconds each at these sizes) run once, not once per precision."""
+    from verify.numerics import algebraic_roots as roots
+
+    A = 10**300
+    f = (A * roots.X - A) * (A * roots.X - A - 1)  # roots 1 + 1e-300 and 1
+    calls = []
+    certified = roots._certified
+    monkeypatch.setattr(roots, "_certified", lambda *args: calls.append(args[2]) or certified(*args))
+    found = roots.RootSet(roots.Field(), f)
+    first = found.at(128)
+    assert first[0].mid() > first[1].mid() and not first[0].overlaps(first[1]) and first[1].contains(1)
+    isolated_at = len(calls)
+    assert all(found.at(bits) is first for bits in (256, 512, 1024))
+    finer = found.at(8192)
+    assert len(calls) == isolated_at and finer[1].contains(1) and finer[0].rad() < first[0].rad()
+    assert finer[0].mid() > 1 and not finer[0].overlaps(finer[1])
