@@ -226,10 +226,11 @@ def annihilator(value):
 
 
 def _joined(a, b, op):
-    """a op b for two Values of different roots α, β. A product or quotient of c·α^k and d·β^k (c, d in Q(t)) is
-    (c op d)·(α op β)^k, α op β made once per pair of roots (`_join_of`): the same expression of the same two roots is
-    then one Root, equal to itself by a polynomial identity (κ = λ₁/λ₂ = (a·j₁²)/(a·j₂²) = (j₁/j₂)² at H = aI + b11ᵀ),
-    where two resultants would be compared. Anything else is `combine`'s."""
+    """a op b for two Values of different roots α, β. A product or quotient of c·α^k and d·β^k (c, d in
+    Q(t)) is (c op d)·(α op β)^k, α op β made once per pair of roots (`_join_of`): the same expression of
+    the same two roots is then one Root, equal to itself by a polynomial identity (κ = λ₁/λ₂ =
+    (a·j₁²)/(a·j₂²) = (j₁/j₂)² at H = aI + b11ᵀ), where two resultants would be compared. Anything else is
+    `combine`'s (α·β and β·α are two joins: a tie between them still needs the resultants)."""
     if op in "*/":
         ma, mb = _monomial(a), _monomial(b)
         if ma is not None and mb is not None and ma[1] == mb[1]:

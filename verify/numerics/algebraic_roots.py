@@ -70,10 +70,10 @@ def squarefree(poly):
 
 def real_roots(field, poly, bits, known=None):
     """(the precision used, the real roots of poly(t, ·)): the roots (squarefree, every root real), largest first, as
-    disjoint balls at `bits` or more; raises Undecidable past MAX_BITS. The approximations are Newton steps from `known` (the roots isolated at a
-    lower precision), else the roots of the midpoint polynomial (flint's complex_roots); each true root is then
-    certified by a sign change around its approximation: deg(poly) disjoint intervals with a sign change hold one
-    root each."""
+    disjoint balls at `bits` or more; raises Undecidable past MAX_BITS. The approximations are Newton steps from
+    `known` (the roots isolated at a lower precision), else the roots of the midpoint polynomial (flint's
+    complex_roots); each true root is then certified by a sign change around its approximation: deg(poly)
+    disjoint intervals with a sign change hold one root each."""
     coefficients = x_coefficients(poly)
     degree = x_degree(poly)
     while bits <= MAX_BITS:
@@ -86,7 +86,7 @@ def real_roots(field, poly, bits, known=None):
     raise Undecidable("roots not isolated within the precision limit")
 
 
-NEWTON_STEPS = 64  # from a lower precision's root: each step doubles its correct digits once it is well inside its cluster
+NEWTON_STEPS = 64  # from a lower precision's root: each step doubles its correct digits once well inside its cluster
 
 
 def _refined(exact, degree, bits, known):
@@ -132,7 +132,7 @@ def _sign_change(exact, mid, bits):
     """A ball around `mid` holding a root of every polynomial in `exact` (its value changes sign across it), or None:
     the narrowest of relative radius 2^-(bits − 32), 2^-(3·bits/4), 2^-(bits/2) that shows it (a narrow one keeps
     two roots 1e-300 apart disjoint; where the polynomial's terms cancel, only a wider one shows a sign)."""
-    for lost in (32, bits // 4, bits // 2):
+    for lost in sorted({32, bits // 4, bits // 2}):
         width = abs(mid) * flint.arb(2) ** (lost - bits) if mid != 0 else flint.arb(2) ** (2 * (lost - bits))
         if exact(mid - width) * exact(mid + width) < 0:
             return flint.arb(mid, width)
