@@ -23,7 +23,8 @@ from verify.numerics.algebraic_roots import (CTX, CTX3, MAX_BITS, ONE, START_BIT
                                              RootSet, T, Undecidable, X, squarefree, t_degree, x_coefficients, x_degree)
 
 SEPARATE_BITS = 1 << 12  # `compare` tries balls up to here before the annihilators' algebra (a tie needs it anyway)
-MAX_RESULTANT_SIZE = 20_000  # a resultant's deg_x · deg_t (see _check_size; beyond: too slow, undecided)
+MAX_RESULTANT_SIZE = 8_000  # a resultant's deg_x · deg_t (see _check_size; beyond: too slow, undecided): one of 17,280
+# took 3 s (tr J = Σ j(k) at logits 0, −1, −2, −3, −4, which then stayed undecided after 7.5 s); the tests' largest is 54
 
 
 class Value:
