@@ -201,7 +201,7 @@ class ExactAt:
     """An ExactPoint's values as exact algebraic numbers (verify.numerics.algebraic), for verify.claims.exact."""
 
     def __init__(self, point):
-        from verify.numerics.algebraic import Field
+        from verify.numerics.algebraic_roots import Field
 
         self.point, self.n, self.field = point, point.n, Field()
 

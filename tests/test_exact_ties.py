@@ -138,8 +138,12 @@ def test_products_and_ratios_of_roots_agree_with_the_balls_where_the_balls_decid
 
 
 def test_the_joined_roots_test_is_not_vacuous():
+    """At a small case every comparison of the list is decided exactly, and through joins of J's roots."""
+    from verify.claims.exact import _exact_case
+
     case = make_case(logits=[0, -1, -3, -4], H=diagonal(2, 2, 2, 2))
     assert [t for t in JOINED if decide_exactly(parse_claim(t, (4, 4)), case) is None] == []
+    assert any(v.root is not None and v.root.joins for v in _exact_case(case, coefficients=True).j_desc)
 
 
 def test_roots_1e300_apart_are_isolated_once_then_reused_and_refined(monkeypatch):

@@ -237,7 +237,7 @@ class _StructuredAt:
     interface `truth` reads."""
 
     def __init__(self, case):
-        from verify.numerics.algebraic import Field
+        from verify.numerics.algebraic_roots import Field
 
         self.n, self.field, self.spectrum = case.n, Field(), case.spectrum
 

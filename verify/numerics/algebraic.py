@@ -19,8 +19,8 @@ from fractions import Fraction
 
 import flint
 
-from verify.numerics.algebraic_roots import (CTX, CTX3, MAX_BITS, ONE, START_BITS, ZERO, Field, Root,  # noqa: F401
-                                             RootSet, T, Undecidable, X, squarefree, t_degree, x_coefficients, x_degree)
+from verify.numerics.algebraic_roots import (CTX, CTX3, MAX_BITS, ONE, START_BITS, ZERO, Root, T, Undecidable, X,
+                                             squarefree, t_degree, x_coefficients, x_degree)
 
 SEPARATE_BITS = 1 << 12  # `compare` tries balls up to here before the annihilators' algebra (a tie needs it anyway)
 MAX_RESULTANT_SIZE = 8_000  # a resultant's deg_x · deg_t (see _check_size; beyond: too slow, undecided): one of 17,280

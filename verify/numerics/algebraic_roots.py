@@ -145,19 +145,16 @@ def _fmpq(ball):
 
 
 class RootSet:
-    """The real roots of one squarefree poly(t, ·), isolated once per precision and shared by its Roots."""
+    """The real roots of one squarefree poly(t, ·), isolated once and shared by its Roots: the narrowest balls so far,
+    refined when a higher precision is asked for."""
 
     def __init__(self, field, poly):
-        self.field, self.poly, self._balls, self._best = field, poly, {}, (0, None)  # best: (its precision, balls)
+        self.field, self.poly, self._best = field, poly, (0, None)  # (the precision of the balls, the balls)
 
     def at(self, bits):
-        if bits not in self._balls:
-            if self._best[0] >= bits:  # isolated at this precision or more already (where `bits` did not suffice)
-                self._balls[bits] = self._best[1]
-            else:  # refined from the best so far, not found afresh
-                self._best = real_roots(self.field, self.poly, bits, self._best[1])
-                self._balls[bits] = self._best[1]
-        return self._balls[bits]
+        if self._best[0] < bits:  # refined from the best so far, not found afresh
+            self._best = real_roots(self.field, self.poly, bits, self._best[1])
+        return self._best[1]
 
     def enclosure(self, index):
         return lambda bits: self.at(bits)[index]

@@ -19,8 +19,9 @@ from fractions import Fraction
 
 import flint
 
-from verify.numerics.algebraic import (CTX, MAX_BITS, ONE, START_BITS, ZERO, Field, Root, RootSet, T, Undecidable,
-                                       Value, X, x_degree)
+from verify.numerics.algebraic import Value
+from verify.numerics.algebraic_roots import (CTX, MAX_BITS, ONE, START_BITS, ZERO, Field, Root, RootSet, T,
+                                             Undecidable, X, x_degree)
 from verify.numerics.precision import Log
 
 MAX_EXPONENT = 20_000  # z's exponents in t beyond this (logits far apart over a fine denominator): undecided
