@@ -5,6 +5,7 @@ import json
 from fractions import Fraction
 from decimal import Decimal
 
+import mpmath as mp
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -165,3 +166,85 @@ def test_roots_1e300_apart_are_isolated_once_then_reused_and_refined(monkeypatch
     finer = found.at(8192)
     assert len(calls) == isolated_at and finer[1].contains(1) and finer[0].rad() < first[0].rad()
     assert finer[0].mid() > 1 and not finer[0].overlaps(finer[1])
+
+
+def _spectrum_on_t(logits, H, dps=60):
+    """An independent computation: J H J, J and H compressed to T (a Helmert basis) and their eigenvalues by mpmath,
+    largest first."""
+    n = len(logits)
+    with mp.workdps(dps):
+        w = [mp.exp(mp.mpf(Fraction(v).numerator) / Fraction(v).denominator) for v in logits]
+        z = [x / sum(w) for x in w]
+        J = mp.matrix([[(z[i] if i == j else 0) - z[i] * z[j] for j in range(n)] for i in range(n)])
+        H = mp.matrix([[mp.mpf(Fraction(x).numerator) / Fraction(x).denominator for x in row] for row in H])
+        Q = mp.matrix(n, n - 1)
+        for k in range(n - 1):
+            for i in range(k + 1):
+                Q[i, k] = 1 / mp.sqrt((k + 1) * (k + 2))
+            Q[k + 1, k] = -(k + 1) / mp.sqrt((k + 1) * (k + 2))
+        spectra = []
+        for M in (J * H * J, J, H):
+            values = mp.eigsy(Q.T * M * Q)[0]
+            spectra.append(sorted((values[i] for i in range(n - 1)), reverse=True))
+        return spectra
+
+
+@pytest.mark.parametrize("logits, h", [([0, 0, -1, -16, -16], [2, 2, 1, 1, 1]),
+                                       ([0, 0, -700, -700, -700, -700, -700], [2**56, 2**56, 2**56, 10, 1, 64, 1])])
+def test_paired_ties_of_a_diagonal_h_give_the_lambda_polynomials_rational_roots(logits, h):
+    """Tied tokens i, j with H(e_i − e_j) = μ(e_i − e_j) give λ = μ ζ² on e_i − e_j, a root in Q(t) that the λ
+    polynomial's squarefree factors hid: this tie was undecided (the first case) or took 3.5 s in a resultant of
+    polynomials of degree 6 (the second, a drawn case of `cases(hessian="diagonal")`)."""
+    from verify.claims.exact import _exact_case
+
+    case = make_case(logits=logits, H=diagonal(*h))
+    lam, j, h_t = _spectrum_on_t(logits, diagonal(*h))
+    for text, holds in [("kappa == (L_T/mu_T)*(j_max/j_min)**2", True), ("kappa < (L_T/mu_T)*(j_max/j_min)**2", False)]:
+        result = decide_on_case(text, case)
+        assert result.decided and result.holds is holds, (text, result)
+    # the tie itself, independently (mpmath's eigenvalues of the matrices): equal to 40 digits
+    kappa, ratio = lam[0] / lam[-1], (h_t[0] / h_t[-1]) * (j[0] / j[-1]) ** 2
+    assert abs(kappa - ratio) <= abs(ratio) * mp.mpf("1e-40")
+    rational = [v for v in _exact_case(case, coefficients=True).lam_desc if v.root is None]
+    assert len(rational) >= 2  # the two pairs' λ (and no resultant was needed to compare them)
+
+
+TIED = ("lambda_max >= L_T * z_max**2", "lambda_min <= mu_T * z_max**2", "kappa <= (L_T/mu_T)*(j_max/j_min)**2",
+        "kappa >= (L_T/mu_T)*(j_max/j_min)**2", "lambda(1) == L_T*z(1)**2", "lambda_min >= mu_T*z_min**2",
+        "lambda(2) <= lambda(1)", "lambda_min * 4 <= lambda_max")
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(st.lists(st.integers(-4, 0), min_size=3, max_size=5), st.lists(st.integers(1, 3), min_size=5, max_size=5),
+       st.booleans())
+def test_the_exact_lambdas_with_tied_pairs_are_the_eigenvalues_and_decide_as_the_balls_do(logits, h, coupled):
+    """Few logit and H values, so that tied pairs with equal H entries are common; `coupled` gives H an entry b
+    between tokens 0 and 1 (H(e_0 − e_1) = (h_0 − b)(e_0 − e_1) when h_0 = h_1). Every exact λ lies in mpmath's
+    eigenvalue ball, and wherever the balls decide a claim, the exact route, when it decides, agrees."""
+    from verify.claims.exact import _exact_case
+
+    n = len(logits)
+    H = diagonal(*h[:n])
+    if coupled:
+        H[0][1] = H[1][0] = Fraction(1, 2)
+    case = make_case(logits=logits, H=H)
+    lam = _spectrum_on_t(logits, H)[0]
+    exact = _exact_case(case, coefficients=True).lam_desc
+    with mp.workdps(60):
+        assert all(abs(mp.mpf(v.ball(240).mid()) - e) <= mp.mpf("1e-50") for v, e in zip(exact, lam, strict=True))
+    for text in TIED:
+        tree = parse_claim(text, (n, n))
+        outcome, _ = ball_outcome(tree, case, 300)
+        decided = decide_exactly(tree, case)
+        if outcome.status in (HOLDS, FAILS) and decided is not None:
+            assert decided == (outcome.status == HOLDS), (text, logits, H)
+
+
+def test_the_tied_pairs_test_is_not_vacuous():
+    """Its kind of case has tied pairs with equal H entries, whose roots are divided out, and its claims decided."""
+    from verify.claims.exact import _exact_case
+
+    case = make_case(logits=[0, 0, -1, -1, -2], H=diagonal(1, 1, 2, 2, 3))
+    exact = _exact_case(case, coefficients=True)
+    assert len(exact._tied_pairs()) == 2 and sum(v.root is None for v in exact.lam_desc) == 2
+    assert [t for t in TIED if decide_exactly(parse_claim(t, (5, 5)), case) is None] == []

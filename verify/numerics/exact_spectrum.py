@@ -87,7 +87,23 @@ class ExactCase:
         a = _isotropic(self.H)
         if a is not None:
             return [self.rational(a) * v * v for v in self.j_desc]
-        return _ordered(self.field, _squarefree_factors(self._lam_polynomial()))
+        linear, rest = _divided(self._lam_polynomial(), self._tied_pairs())
+        return _ordered(self.field, linear + _squarefree_factors(rest))
+
+    def _tied_pairs(self):
+        """x − μ·ζ² for each pair of tied tokens i, j (w_i = w_j = ζ·S) on which H acts as μ: H(e_i − e_j) =
+        μ(e_i − e_j). Then J(e_i − e_j) = ζ(e_i − e_j), so J H J (e_i − e_j) = μ ζ² (e_i − e_j): a root of the λ
+        polynomial in Q(t) that its squarefree factors would hide (diagonal H with paired ties), as S²·x − μ·w_i²
+        (primitive, over Z[t])."""
+        n, H, w, out = self.n, self.H, self.w, []
+        for i in range(n):
+            for j in range(i + 1, n):
+                if w[i] == w[j] and H[i][i] == H[j][j] and all(H[k][i] == H[k][j] for k in range(n) if k not in (i, j)):
+                    mu = Fraction(H[i][i] - H[i][j])
+                    factor = (self.S ** 2 * mu.denominator * X - mu.numerator * w[i] ** 2).primitive()[1]
+                    if factor not in out:
+                        out.append(factor)
+        return out
 
     def _lam_polynomial(self):
         n, w, S = self.n, self.w, self.S
@@ -185,6 +201,21 @@ def berkowitz(A):
         polynomial = [sum((items[i - j] * polynomial[j] for j in range(len(polynomial)) if 0 <= i - j < len(items)),
                           ZERO) for i in range(k + 2)]
     return polynomial
+
+
+def _divided(poly, linear):
+    """([(factor, multiplicity)] of the linear factors that divide poly exactly, poly with them divided out)."""
+    found = []
+    for factor in linear:
+        m = 0
+        while True:
+            quotient, remainder = divmod(poly, factor)  # one divisor: remainder 0 exactly when it divides
+            if not remainder.is_zero():
+                break
+            poly, m = quotient, m + 1
+        if m:
+            found.append((factor, m))
+    return found, poly
 
 
 def _squarefree_factors(poly):
