@@ -19,6 +19,7 @@ from verify.claims.jobs import Job
 from verify.claims.language.outcome import FAILS, HOLDS
 from verify.claims.language.parser import parse_claim
 from verify.claims.record import FormulaClaim
+from verify.numerics import exact_spectrum
 
 TWO = make_case(logits=["0", "0"], H=[[2, 0], [0, 1]])  # λ_max = L_T z_min² = 3/8 exactly
 
@@ -176,14 +177,14 @@ def _spectrum_on_t(logits, H, dps=60):
         w = [mp.exp(mp.mpf(Fraction(v).numerator) / Fraction(v).denominator) for v in logits]
         z = [x / sum(w) for x in w]
         J = mp.matrix([[(z[i] if i == j else 0) - z[i] * z[j] for j in range(n)] for i in range(n)])
-        H = mp.matrix([[mp.mpf(Fraction(x).numerator) / Fraction(x).denominator for x in row] for row in H])
+        Hm = mp.matrix([[mp.mpf(Fraction(x).numerator) / Fraction(x).denominator for x in row] for row in H])
         Q = mp.matrix(n, n - 1)
         for k in range(n - 1):
             for i in range(k + 1):
                 Q[i, k] = 1 / mp.sqrt((k + 1) * (k + 2))
             Q[k + 1, k] = -(k + 1) / mp.sqrt((k + 1) * (k + 2))
         spectra = []
-        for M in (J * H * J, J, H):
+        for M in (J * Hm * J, J, Hm):
             values = mp.eigsy(Q.T * M * Q)[0]
             spectra.append(sorted((values[i] for i in range(n - 1)), reverse=True))
         return spectra
@@ -240,11 +241,24 @@ def test_the_exact_lambdas_with_tied_pairs_are_the_eigenvalues_and_decide_as_the
             assert decided == (outcome.status == HOLDS), (text, logits, H)
 
 
+def test_a_tied_pairs_root_is_divided_out_as_often_as_it_divides():
+    """Three tokens tied at H = 2 give the root 2ζ² twice (on e_0 − e_1 and e_1 − e_2), two at H = 1 give ζ'² once."""
+    from verify.claims.exact import _exact_case
+
+    logits, h = [0, 0, 0, -1, -1], [2, 2, 2, 1, 1]
+    exact = _exact_case(make_case(logits=logits, H=diagonal(*h)), coefficients=True)
+    linear, _ = exact_spectrum._divided(exact._lam_polynomial(), exact._tied_pair_factors())
+    assert sorted(m for _, m in linear) == [1, 2]
+    with mp.workdps(60):
+        lam = _spectrum_on_t(logits, diagonal(*h))[0]
+        assert all(abs(mp.mpf(v.ball(240).mid()) - e) <= mp.mpf("1e-50") for v, e in zip(exact.lam_desc, lam, strict=True))
+
+
 def test_the_tied_pairs_test_is_not_vacuous():
     """Its kind of case has tied pairs with equal H entries, whose roots are divided out, and its claims decided."""
     from verify.claims.exact import _exact_case
 
     case = make_case(logits=[0, 0, -1, -1, -2], H=diagonal(1, 1, 2, 2, 3))
     exact = _exact_case(case, coefficients=True)
-    assert len(exact._tied_pairs()) == 2 and sum(v.root is None for v in exact.lam_desc) == 2
+    assert len(exact._tied_pair_factors()) == 2 and sum(v.root is None for v in exact.lam_desc) == 2
     assert [t for t in TIED if decide_exactly(parse_claim(t, (5, 5)), case) is None] == []

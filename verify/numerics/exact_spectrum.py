@@ -8,8 +8,9 @@ numerators): z_i = t^{a_i}/S, S = Σ t^{a_j}, t = e^{g/q}, so z lives in Q(t). (
   Π_g (x − ζ_g) + Σ_g m_g ζ_g² Π_{h≠g} (x − ζ_h) (k distinct coefficients), one strictly between each two
   consecutive ζ (F2). Their order is therefore known without numbers.
 - lambda: J H J on T. H = aI + b11ᵀ gives λ(k) = a·j(k)² (J 1 = 0); otherwise the characteristic
-  polynomial of S⁴·d·J H J (Berkowitz over Z[t], d H's common denominator) divided by x (J H J 1 = 0),
-  split into squarefree factors, whose real roots are isolated and ordered with multiplicity.
+  polynomial of S⁴·d·J H J (Berkowitz over Z[t], d H's common denominator) divided by x (J H J 1 = 0); the
+  roots μζ² of tied pairs (z_i = z_j = ζ, H(e_i − e_j) = μ(e_i − e_j)) divided out as often as they divide exactly,
+  the rest split into squarefree factors, whose real roots are isolated and ordered with multiplicity.
 - L_T, mu_T, L, mu: eigenvalues of H compressed to T (P H P, P = I − 11ᵀ/n) and of H, rationals or real
   roots of the factors of their characteristic polynomials over Q (or the case's L, μ).
 """
@@ -87,14 +88,14 @@ class ExactCase:
         a = _isotropic(self.H)
         if a is not None:
             return [self.rational(a) * v * v for v in self.j_desc]
-        linear, rest = _divided(self._lam_polynomial(), self._tied_pairs())
+        linear, rest = _divided(self._lam_polynomial(), self._tied_pair_factors())
         return _ordered(self.field, linear + _squarefree_factors(rest))
 
-    def _tied_pairs(self):
-        """x − μ·ζ² for each pair of tied tokens i, j (w_i = w_j = ζ·S) on which H acts as μ: H(e_i − e_j) =
-        μ(e_i − e_j). Then J(e_i − e_j) = ζ(e_i − e_j), so J H J (e_i − e_j) = μ ζ² (e_i − e_j): a root of the λ
-        polynomial in Q(t) that its squarefree factors would hide (diagonal H with paired ties), as S²·x − μ·w_i²
-        (primitive, over Z[t])."""
+    def _tied_pair_factors(self):
+        """The linear factors x − μζ² of the λ polynomial that tied pairs give, each once: for tokens i, j with
+        w_i = w_j (z_i = z_j = ζ = w_i/S) on which H acts as μ, H(e_i − e_j) = μ(e_i − e_j), J(e_i − e_j) = ζ(e_i − e_j)
+        and so J H J (e_i − e_j) = μζ² (e_i − e_j), a root in Q(t) that the squarefree factors would hide (diagonal H
+        with paired ties). Written over Z[t]: the primitive part of S²·den(μ)·x − num(μ)·w_i²."""
         n, H, w, out = self.n, self.H, self.w, []
         for i in range(n):
             for j in range(i + 1, n):

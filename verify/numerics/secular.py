@@ -16,10 +16,12 @@ runs on float64 arrays and on arrays of flint `arf` points at any precision (mpm
 get mpf back): the high-precision run starts from the float64 roots when the coefficients fit
 float64's range, so it needs one or two steps, and from scratch otherwise.
 """
+import functools
 import math
 
 import flint
 import mpmath as mp
+
 import numpy as np
 
 from verify.base.errors import InputError
@@ -224,9 +226,18 @@ def _float_start(poles, weights, count):
         c_f = np.array([float(v / top) for v in weights])
         live = d_f if shift is None else d_f[:-1]  # shifted, the last pole is 0
         if np.all(live > FLOAT_FLOOR) and np.all(np.diff(d_f) < 0) and np.all(c_f > FLOAT_FLOOR) and np.isfinite(c_f).all():
-            right, taus = solve(d_f, c_f, 0.0, count)
+            right, taus = _float_solution(d_f.tobytes(), c_f.tobytes(), count)
             return right, np.array([flint.arf(float(t)) * top for t in taus], dtype=object)
     return None
+
+
+@functools.lru_cache(maxsize=64)
+def _float_solution(poles, weights, count):
+    """`solve` in float64 on the scaled poles and weights (their bytes), kept: the precise runs of one case at
+    several precisions (and its claims) start from the same float64 roots."""
+    right, taus = solve(np.frombuffer(poles), np.frombuffer(weights), 0.0, count)
+    right.flags.writeable = taus.flags.writeable = False
+    return right, taus
 
 
 # ---------------------------------------------------------------- public API (float64 and mpmath)

@@ -9,6 +9,7 @@ coefficients (equal logits), J's eigenvalue at a tie (it equals the tied coeffic
 and at n = 2, where T is a line (λ_min = λ_max, μ_T = L_T, κ = 1; F8).
 """
 import dataclasses
+import functools
 
 import flint
 import mpmath as mp
@@ -141,8 +142,18 @@ def mp_point(case, dps, needs=CURVATURE, spectrum=None):
     return Point(case.n, q, bits_for(dps + 10), case.L, case.mu, rel_err=max(q.rel_err, 10.0 ** -q.dps), lam_errors=errors)
 
 
+SPECTRA_KEPT = 32  # the last spectra made, by case, precision and needs: a property test decides several claims at one
+# case, and each claim's decision asks for the same spectra (a tie at H = aI + b11ᵀ: half its time went to making them
+# again for the strict claim)
+
+
 def mp_spectrum(case, dps, needs=CURVATURE):
     """The precise path's spectrum of what `needs` asks for (see quantities.Quantity.needs); z and R always."""
+    return _mp_spectrum(case, dps, frozenset(needs))
+
+
+@functools.lru_cache(maxsize=SPECTRA_KEPT)
+def _mp_spectrum(case, dps, needs):
     if "curvature" not in needs:
         q = coefficients_precise(case.logits, dps)
     else:
@@ -161,8 +172,14 @@ def mp_spectrum(case, dps, needs=CURVATURE):
 def ball_spectrum(case, needs=CURVATURE):
     """What `needs` asks for (z and R always) as Arb balls at the context precision (None where a quantity
     could not be enclosed, or was not asked for)."""
+    return _ball_spectrum(case, frozenset(needs), flint.ctx.prec)
+
+
+@functools.lru_cache(maxsize=SPECTRA_KEPT)
+def _ball_spectrum(case, needs, bits):
     H = case.H if needs & {"curvature", "lam"} else None  # a claim of z or J alone: H's rows are not built
-    return curvature_balls(case.logits, H, want=tuple(sorted(needs & SERIES)), curvature="curvature" in needs)
+    with flint.ctx.workprec(bits):
+        return curvature_balls(case.logits, H, want=tuple(sorted(needs & SERIES)), curvature="curvature" in needs)
 
 
 def ball_point(case, spectrum, bits):
