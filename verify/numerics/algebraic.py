@@ -11,8 +11,9 @@ with h, c coprime (f is squarefree), α is a root of exactly one of them, and a 
 away from 0 proves h(α) = 0, hence num(α) = 0 (or the converse); the precision rises until one does.
 Values with two different roots are joined through resultants (`combine`), whose annihilating polynomial
 becomes the new root's f (made only when a comparison needs it); its ball is the operation on the two balls. A
-product or quotient of c·α^k and d·β^k is (c op d)·(α op β)^k, α op β made once per pair of roots, so that the same
-expression of the same roots compares exactly without a resultant. A sign is the ball's once it is not 0.
+product or quotient of c·α^k and d·β^m is (c op d)·(α^k op β^m), a product of the roots' powers made once
+per field, so that the same monomial of the same roots (in any order, κ·λ_min = λ_max included) compares exactly
+without a resultant. A sign is the ball's once it is not 0.
 """
 import math
 from fractions import Fraction
@@ -227,15 +228,15 @@ def annihilator(value):
 
 
 def _joined(a, b, op):
-    """a op b for two Values of different roots α, β. A product or quotient of c·α^k and d·β^k (c, d in
-    Q(t)) is (c op d)·(α op β)^k, α op β made once per pair of roots (`_join_of`): the same expression of
-    the same two roots is then one Root, equal to itself by a polynomial identity (κ = λ₁/λ₂ =
-    (a·j₁²)/(a·j₂²) = (j₁/j₂)² at H = aI + b11ᵀ), where two resultants would be compared. Anything else is
-    `combine`'s (α·β and β·α are two joins: a tie between them still needs the resultants)."""
+    """a op b for two Values of different roots α, β. A product or quotient of c·α^k and d·β^m (c, d in Q(t)) is
+    (c op d)·(α^k op β^m), a monomial in the roots (`_join_of`): the same monomial is one Root however it was reached,
+    equal to itself by a polynomial identity (κ = λ₁/λ₂ = (a·j₁²)/(a·j₂²) = (j₁/j₂)² at H = aI + b11ᵀ, α·β = β·α),
+    and a monomial of one root is that root's power (κ·λ_min = λ_max), where two resultants would be compared.
+    Anything else is `combine`'s."""
     if op in "*/":
         ma, mb = _monomial(a), _monomial(b)
-        if ma is not None and mb is not None and ma[1] == mb[1]:
-            return ma[0]._binary(mb[0], op) * _join_of(a.root, b.root, op).power(ma[1])
+        if ma is not None and mb is not None:
+            return ma[0]._binary(mb[0], op) * _join_of(a.root, ma[1], b.root, mb[1], op)
     return combine(a, b, op)
 
 
@@ -250,14 +251,27 @@ def _monomial(value):
     return Value(value.field, c, value.den), k
 
 
-def _join_of(alpha, beta, op):
-    """α op β for two roots, made once per pair and kept on α."""
-    for other, kind, value in alpha.joins:
-        if other is beta and kind == op:
-            return value
-    value = combine(Value(alpha.field, X, ONE, alpha), Value(beta.field, X, ONE, beta), op)
-    alpha.joins.append((beta, op, value))
-    return value
+def _join_of(alpha, k, beta, m, op):
+    """α^k op β^m (op * or /) as a Value: the product of the powers of the roots that α and β are. One root's power
+    is that power, none is 1 (a root with a negative exponent is a divisor's, so not 0). Any other monomial is
+    g-th power of a primitive one (g the gcd of its exponents, when g divides k and m), a Root made once per field
+    (its annihilator a resultant, made only when a comparison needs it)."""
+    sign = 1 if op == "*" else -1
+    powers = {root: k * exponent for root, exponent in alpha.powers.items()}
+    for root, exponent in beta.powers.items():
+        powers[root] = powers.get(root, 0) + sign * m * exponent
+    powers = {root: exponent for root, exponent in powers.items() if exponent}
+    if len(powers) <= 1:
+        ((root, exponent),) = powers.items() if powers else ((None, 0),)
+        return Value.of_root(root).power(exponent) if root is not None else Value.rational(alpha.field, 1)
+    g = math.gcd(*powers.values())
+    g = g if k % g == 0 and m % g == 0 else 1
+    key = frozenset((root, exponent // g) for root, exponent in powers.items())
+    if key not in alpha.field.joins:
+        joined = combine(Value(alpha.field, X ** (k // g), ONE, alpha), Value(beta.field, X ** (m // g), ONE, beta), op)
+        joined.root._powers = dict(key)
+        alpha.field.joins[key] = joined
+    return alpha.field.joins[key].power(g)
 
 
 def combine(a, b, op):

@@ -23,6 +23,7 @@ class Field:
 
     def __init__(self, scale=None):
         self.scale = scale
+        self.joins = {}  # the products of roots' powers made in this field, by monomial (verify.numerics.algebraic)
 
     @functools.lru_cache(maxsize=64)
     def t(self, bits):
@@ -175,7 +176,12 @@ class Root:
 
     def __init__(self, field, poly, enclose, make=None):  # make: computes poly (None) on first use (combine's resultant)
         self.field, self._poly, self._make, self._enclose, self._balls = field, poly, make, enclose, {}
-        self.joins = []  # (β, op, α op β): the Values verify.numerics.algebraic made of this root and another
+        self._powers = None  # a join's {root: exponent} (verify.numerics.algebraic); None: this root to the power 1
+
+    @property
+    def powers(self):
+        """This number as a product of powers of roots: {root: exponent}."""
+        return self._powers if self._powers is not None else {self: 1}
 
     @property
     def poly(self):  # a sign or a comparison that balls settle never needs the costly resultant
