@@ -101,3 +101,31 @@ def test_kappa_is_exactly_the_squared_ratio_of_js_at_every_isotropic_h_under_def
 
 test_kappa_is_exactly_the_squared_ratio_of_js_at_every_isotropic_h_under_default_settings = settings(
     settings.get_profile("default"))(test_kappa_is_exactly_the_squared_ratio_of_js_at_every_isotropic_h_under_default_settings)
+
+
+def test_a_cases_spectra_are_made_once_for_its_claims_and_apart_per_precision(monkeypatch):
+    """A property test decides several claims at one case: the case's mpmath spectrum is made once for them all
+    (values.SPECTRA_KEPT), the same decisions as made afresh; its balls are kept per precision, never one
+    precision's balls for another's."""
+    import flint
+
+    from verify.claims.language import values
+
+    case = make_case(logits=["0", "-1", "-2.5"], H=[[3, 1, 0], [1, 2, 0], [0, 0, 1]])
+    texts = ("lambda_min <= mu_T * z_max**2", "lambda_max >= mu_T * z_min**2", "kappa >= 1")
+    values._mp_spectrum.cache_clear()
+    fresh = []
+    for text in texts:
+        values._mp_spectrum.cache_clear()
+        fresh.append(decide_on_case(text, case))
+    made = []
+    precise = values.curvature_precise
+    monkeypatch.setattr(values, "curvature_precise", lambda *args: made.append(args) or precise(*args))
+    values._mp_spectrum.cache_clear()
+    assert [decide_on_case(text, case) for text in texts] == fresh and len(made) == 1
+    with flint.ctx.workprec(128):
+        coarse = values.ball_spectrum(case)
+    with flint.ctx.workprec(512):
+        fine = values.ball_spectrum(case)
+    assert fine is not coarse and fine.lambda_max.rad() < coarse.lambda_max.rad()
+    assert fine.lambda_max.overlaps(coarse.lambda_max)
