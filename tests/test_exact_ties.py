@@ -265,3 +265,55 @@ def test_the_tied_pairs_test_is_not_vacuous():
     exact = _exact_case(case, coefficients=True)
     assert len(exact._tied_pair_factors()) == 2 and sum(v.root is None for v in exact.lam_desc) == 2
     assert [t for t in TIED if decide_exactly(parse_claim(t, (5, 5)), case) is None] == []
+
+
+def test_eigenvalues_beyond_float64s_range_are_decided_on_their_exact_balls_with_their_margin(monkeypatch):
+    """λ(2)/λ(3) ≈ e^362 here, λ(3) far below 1e-308: the balls' float64 starts merge such eigenvalues, so they
+    enclose no margin at any precision, and the climb to the precision limit took 1.8 s to end in the exact route's
+    margin 0 for a claim that is no tie (9 s at n = 8). The balls of the exact quantities decide it, with its true
+    margin ln(λ(2)/λ(3))."""
+    from verify.claims.certificates import counterexample
+
+    logits, h = [-700, -700, -363, 0, -510], [38685626227668133590597632, 1, 13, 7, 576460752303423488]
+    case = make_case(logits=logits, H=diagonal(*h))
+    used = []
+    on_exact = counterexample._on_exact_point
+    monkeypatch.setattr(counterexample, "_on_exact_point", lambda *args: used.append(args[2]) or on_exact(*args))
+    result = decide_on_case("lambda(2) >= lambda(3)", case)
+    strict = decide_on_case("lambda(2) < lambda(3)", case)
+    assert used and result.decided and result.holds and strict.decided and not strict.holds
+    with mp.workdps(1000):
+        lam = _spectrum_on_t(logits, diagonal(*h), dps=1000)[0]
+        assert abs(mp.mpf(result.margin) - mp.log(lam[1] / lam[2])) < mp.mpf("1e-15")
+
+
+POINTED = ("lambda_min <= mu_T * z_max**2", "kappa >= (L_T/mu_T)*R**-2", "log(lambda_max) < log(L) + 2*log(z_max)",
+           "sqrt(lambda(2)) >= j(2) * sqrt(mu_T)", "j_max/j_min <= R * n", "lambda(1) - lambda(2) > mu * z_min**2",
+           "abs(lambda(2) - L_T*z(2)**2) <= L*z(1)**2", "max(j(1), lambda(1)) >= min(z(2), mu)")
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(st.lists(st.integers(-9, 0), min_size=3, max_size=5), st.lists(st.integers(1, 9), min_size=5, max_size=5),
+       st.sampled_from(POINTED))
+def test_a_claim_on_the_exact_quantities_balls_is_decided_as_on_the_cases_balls(logits, h, text):
+    """The exact point (verify.claims.exact.exact_point) is another enclosure of the same quantities: wherever both
+    it and the case's own balls decide a claim, they agree, and their margins' enclosures overlap."""
+    import flint
+
+    from verify.claims.exact import exact_point
+    from verify.claims.language.balls import Balls
+    from verify.claims.language.evaluate import decide
+    from verify.claims.language.syntax import names
+
+    n = len(logits)
+    H = diagonal(*h[:n])
+    H[0][1] = H[1][0] = Fraction(1, 3)  # not diagonal: L and μ differ from L_T and μ_T
+    case = make_case(logits=logits, H=H)
+    tree = parse_claim(text, (n, n))
+    ours, _ = ball_outcome(tree, case, 300)
+    with flint.ctx.workprec(300):
+        point = exact_point(case, 300, names(tree))
+        theirs = decide(tree, point, Balls()) if point is not None else None
+    if theirs is not None and ours.decided and theirs.decided:
+        assert ours.holds == theirs.holds, (text, logits, H)
+        assert not ours.undefined and not theirs.undefined and flint.arb(ours.margin).overlaps(flint.arb(theirs.margin))

@@ -201,6 +201,33 @@ def exact_outcome(tree, case, ties_only=False):
     return Outcome(zero, zero, zero, strict=not truth)
 
 
+LAMBDA_NAMES = frozenset({"lambda", "lambda_max", "lambda_min", "kappa"})
+J_NAMES = frozenset({"j", "j_max", "j_min"})
+
+
+def exact_point(case, bits, read):
+    """A Point (verify.claims.language.values) of the case's exact quantities that the names `read` ask for, each the
+    ball of an algebraic number at `bits` (rigorous: an isolating ball, refined), or None beyond exact arithmetic's
+    reach. The balls of a claim decided on it give a true margin where the floating-point paths' balls enclose none:
+    eigenvalues beyond float64's range (λ down to 1e-608 at logits 0 and −700) merge in their float64 starts."""
+    from verify.claims.language.values import Point
+
+    if case.n > EXACT_MAX_N:
+        return None
+    try:
+        at = _exact_case(case, coefficients=True)  # (the key decide_exactly uses: lru_cache tells f(x) from f(x, k=v))
+        values = {"z": [v.ball(bits) for v in at.z_desc], "R": at.R.ball(bits)}
+        if read & J_NAMES:
+            values["j"] = [v.ball(bits) for v in at.j_desc]
+        if read & LAMBDA_NAMES:
+            lam = [v.ball(bits) for v in at.lam_desc]
+            values.update(lam=lam, lambda_max=lam[0], lambda_min=lam[-1], kappa=at.kappa.ball(bits))
+        values.update({name: at.name(name).ball(bits) for name in ("L_T", "mu_T", "L", "mu") if name in read})
+    except (Undecidable, ArithmeticError, ValueError):  # a size beyond the limits, flint's refusals
+        return None
+    return Point.of(case.n, bits, **values)
+
+
 # ---------------------------------------------------------------- structured cases (verify.claims.cases.structured)
 
 

@@ -15,7 +15,7 @@ from verify.claims.cases.structured import MAX_FORALL_VALUES, StructuredCase, de
 from verify.claims.certificates.format import side_matches, side_text
 from verify.claims.language.balls import UNDEFINED, Balls
 from verify.claims.language.evaluate import decide, value
-from verify.claims.language.outcome import FAILS, TIGHT, Outcome
+from verify.claims.language.outcome import FAILS, TIGHT, UNDECIDED, Outcome
 from verify.claims.language.quantities import needs as needs_of
 from verify.claims.language.semantics import judge
 from verify.claims.language.syntax import names
@@ -45,7 +45,8 @@ def decide_rigorously(tree, case, dps, max_bits=None):
     costs seconds, not hours). Exact arithmetic (verify.claims.exact) decides it where it can: when the balls first
     leave it open at an exact tie (tight: finite sides that agree; or a margin that is not finite, when every
     comparison read is a tie), when they give no enclosure at all (a degenerate spectrum), and at the precision
-    limit; point is None when no ball point exists. A structured case is decided by its closed-form spectrum."""
+    limit; where they enclose no margin at two precisions in a row, the balls of its exact quantities decide it
+    (`_on_exact_point`); point is None when no ball point exists. A structured case is decided by its closed-form spectrum."""
     from verify.claims.exact import exact_outcome as case_exact
     from verify.claims.exact import structured_exact_outcome as structured_exact
 
@@ -56,6 +57,7 @@ def decide_rigorously(tree, case, dps, max_bits=None):
         return undecided_outcome(), None, bits  # there (one instance per k: 145 s of CPU at n = 10⁶)
     limit = MAX_BITS if structured else bits_limit(case.n, bits)  # a structured case's spectrum costs the same at any n
     max_bits = limit if max_bits is None else max_bits
+    unenclosed = 0  # precisions in a row at which the balls enclosed no margin
     while True:
         try:
             outcome, point = ball_outcome(tree, case, bits)
@@ -69,7 +71,31 @@ def decide_rigorously(tree, case, dps, max_bits=None):
         exact = exact_outcome(tree, case, ties_only=outcome.status != TIGHT) if bits == bits_for(dps) else None
         if exact is not None:  # a tie: no precision separates its sides
             return exact, point, bits
+        unenclosed = unenclosed + 1 if outcome.status == UNDECIDED else 0
+        found = _on_exact_point(tree, case, bits, max_bits) if unenclosed == 2 and not structured else None
+        if found is not None:
+            return found
         bits *= 2
+
+
+def _on_exact_point(tree, case, bits, max_bits):
+    """(outcome, point, bits) decided on the balls of the case's exact quantities (verify.claims.exact.exact_point), the
+    precision doubled up to `max_bits`, or None. Where the balls enclose no margin at two precisions in a row, their
+    float64 starts have merged eigenvalues beyond float64's range, and no precision helps: climbing to the limit took
+    9 s at logits 0 to −700 (n = 8), to end in the exact route's decision with margin 0 where the claim is no tie."""
+    from verify.claims.exact import exact_point
+
+    read = names(tree)
+    while bits <= max_bits:
+        point = exact_point(case, bits, read)
+        if point is None:
+            return None
+        with flint.ctx.workprec(bits):
+            outcome = decide(tree, point, Balls())
+        if outcome.decided:
+            return outcome, point, bits
+        bits *= 2
+    return None
 
 
 NUMERIC_ERRORS = (ValueError, ArithmeticError)  # a ball or estimate stage that breaks down at a degenerate case
