@@ -10,7 +10,9 @@ certificate whose claim hash is not compared, a looser rule for recorded numbers
 a unit for a recorded zero), T2.multi's recorded margin not compared, the prover's quick look for a
 disproof taken as the verdict, and its look for a model (after the default search's first look) taken as the
 answer when it proves the query, or skipped, and the full search for a disproof skipped even where the quick
-look found no model.
+look found no model; and four of 2026-12-07's: a tied pair's root divided out once whatever its multiplicity, a
+quotient of roots joined as their product, the exact point's eigenvalues in the wrong order, and a case's balls
+kept without their precision.
 
 Run: python benchmarks/mutations.py            (the whole default suite, stopping at its first failure)
      python benchmarks/mutations.py --soundness (the two differential soundness tests only, SMT mutations)
@@ -61,6 +63,17 @@ MUTATIONS = {  # name: (file, code, the mutated code)
     "the full disproof skipped without a model from the first look": ("verify/claims/prover/prove.py",
                                                                       'if outcome.status == "proved" or settled:',
                                                                       'if outcome.status == "proved" or True:'),
+    "a tied pair's root divided out once, whatever its multiplicity": (
+        "verify/numerics/exact_spectrum.py", "            poly, m = quotient, m + 1\n",
+        "            poly, m = quotient, m + 1\n            break\n"),
+    "a quotient of roots joined as their product": ("verify/numerics/algebraic.py", 'sign = 1 if op == "*" else -1',
+                                                    "sign = 1"),
+    "the exact point's eigenvalues smallest first": ("verify/claims/exact.py",
+                                                     "lam = [v.ball(bits) for v in at.lam_desc]",
+                                                     "lam = [v.ball(bits) for v in reversed(at.lam_desc)]"),
+    "a case's balls kept without their precision": ("verify/claims/language/values.py",
+                                                    "_ball_spectrum(case, frozenset(needs), flint.ctx.prec)",
+                                                    "_ball_spectrum(case, frozenset(needs), 128)"),
 }
 SOUNDNESS = ("tests/test_soundness.py", "-k", "agree_at_exact_points or proved_for_every_n")
 

@@ -123,7 +123,8 @@ JOINED = ("kappa >= (j_max/j_min)**2", "kappa <= (j_max/j_min)**2", "lambda(1)/l
           "(j_max/j_min)**2 >= 2*kappa/3", "lambda(1)/lambda(2) == (L_T/mu_T)*(j(1)/j(2))**2",
           "kappa*lambda_min == lambda_max", "kappa*lambda_min >= 2*lambda_max/3", "j(1)*j(2)*j(1) == j(1)**2*j(2)",
           "j(1)*j(2)*j(1) <= j(1)*j(2)**2", "j(1)**3/j(2) >= j(1)**2*(j(1)/j(2))", "j(2)*j(1) < j(1)*j(2)",
-          "(lambda(1)*lambda(2))/lambda(1) == lambda(2)", "lambda(2)/lambda(1)*lambda(1)**2 > lambda(1)*lambda(2)")
+          "(lambda(1)*lambda(2))/lambda(1) == lambda(2)", "lambda(2)/lambda(1)*lambda(1)**2 > lambda(1)*lambda(2)",
+          "j(1)*j(2) < j(1)/j(2)", "lambda(2)/lambda(1) <= lambda(1)*lambda(2)*10**6")
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)
