@@ -286,6 +286,8 @@ def test_eigenvalues_beyond_float64s_range_are_decided_on_their_exact_balls_with
     with mp.workdps(1000):
         lam = _spectrum_on_t(logits, diagonal(*h), dps=1000)[0]
         assert abs(mp.mpf(result.margin) - mp.log(lam[1] / lam[2])) < mp.mpf("1e-15")
+        shown = dict(result.values)  # the values read, from the balls that decided (the digits' were NaN)
+        assert abs(mp.mpf(shown["lambda(3)"]) / lam[2] - 1) < mp.mpf("1e-15")
 
 
 POINTED = ("lambda_min <= mu_T * z_max**2", "kappa >= (L_T/mu_T)*R**-2", "log(lambda_max) < log(L) + 2*log(z_max)",

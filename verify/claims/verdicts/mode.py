@@ -182,7 +182,13 @@ def _precise(job, case, dps):
     if outcome is not None and outcome.decided:
         return outcome, point, False
     outcome, ball_point_, _ = decide_rigorously(job.tree, case, dps)
-    return outcome, point or ball_point_, True
+    shown = point if point is not None and (ball_point_ is None or _reads_finite(job.tree, point)) else ball_point_
+    return outcome, shown, True  # the values shown: the digits' where they computed them (NaN where they broke down)
+
+
+def _reads_finite(tree, point):
+    """Whether every value the claim reads at the point is a finite number."""
+    return all(value != "nan" and "inf" not in value for _, value in _values_read(tree, point))
 
 
 def _float_estimate(job, case, dps):
