@@ -28,6 +28,14 @@ def diagonal(*values):
     return [[values[i] if i == j else 0 for j in range(len(values))] for i in range(len(values))]
 
 
+def exact_agrees_with_the_balls(case, text, bits):
+    """Where the balls at `bits` decide the claim at the case and the exact route decides it too, they agree."""
+    tree = parse_claim(text, (case.n, case.n))
+    outcome, _ = ball_outcome(tree, case, bits)
+    exact = decide_exactly(tree, case)
+    return outcome.status not in (HOLDS, FAILS) or exact is None or exact == (outcome.status == HOLDS)
+
+
 def test_a_tie_holds_for_a_non_strict_comparison_and_fails_for_a_strict_one():
     tie = decide_on_case("lambda_max >= L_T * z_min**2", TWO)
     assert tie.decided and tie.holds and float(tie.margin) == 0
@@ -83,11 +91,7 @@ def test_the_extremes_of_h_are_its_eigenvalues_whatever_was_computed_first():
 def test_exact_decisions_agree_with_the_balls_where_the_balls_decide(weights, spectrum, text):
     z = [f"{Decimal(w) / Decimal(sum(weights)):.40f}" for w in weights]  # renormalised exactly by the case
     case = make_case(z=z, H=diagonal(*spectrum[:len(z)]))
-    tree = parse_claim(text, (case.n, case.n))
-    outcome, _ = ball_outcome(tree, case, 200)
-    exact = decide_exactly(tree, case)  # None where exact arithmetic gives up (a degree or size beyond its limits)
-    if outcome.status in (HOLDS, FAILS) and exact is not None:
-        assert exact == (outcome.status == HOLDS)
+    assert exact_agrees_with_the_balls(case, text, 200)  # (the exact route may give up: a degree or size beyond its limits)
 
 
 def test_the_agreement_test_is_not_vacuous():
@@ -136,11 +140,7 @@ def test_products_and_ratios_of_roots_agree_with_the_balls_where_the_balls_decid
     n = len(logits)
     H = [[a + b if i == j else b for j in range(n)] for i in range(n)] if isotropic else diagonal(*range(a, a + n))
     case = make_case(logits=logits, H=H)
-    tree = parse_claim(text, (n, n))
-    outcome, _ = ball_outcome(tree, case, 300)
-    exact = decide_exactly(tree, case)
-    if outcome.status in (HOLDS, FAILS) and exact is not None:
-        assert exact == (outcome.status == HOLDS), (text, logits, H)
+    assert exact_agrees_with_the_balls(case, text, 300), (text, logits, H)
 
 
 def test_the_joined_roots_test_is_not_vacuous():
@@ -238,11 +238,7 @@ def test_the_exact_lambdas_with_tied_pairs_are_the_eigenvalues_and_decide_as_the
     with mp.workdps(60):
         assert all(abs(mp.mpf(v.ball(240).mid()) - e) <= mp.mpf("1e-50") for v, e in zip(exact, lam, strict=True))
     for text in TIED:
-        tree = parse_claim(text, (n, n))
-        outcome, _ = ball_outcome(tree, case, 300)
-        decided = decide_exactly(tree, case)
-        if outcome.status in (HOLDS, FAILS) and decided is not None:
-            assert decided == (outcome.status == HOLDS), (text, logits, H)
+        assert exact_agrees_with_the_balls(case, text, 300), (text, logits, H)
 
 
 def test_a_tied_pairs_root_is_divided_out_as_often_as_it_divides():

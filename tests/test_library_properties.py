@@ -4,7 +4,6 @@ curvature_spectrum, and nothing but InputError comes out; a true claim holds (de
 ties included, under Hypothesis's default settings (its 200 ms deadline among them)."""
 from fractions import Fraction
 
-import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
