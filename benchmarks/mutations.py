@@ -10,9 +10,9 @@ certificate whose claim hash is not compared, a looser rule for recorded numbers
 a unit for a recorded zero), T2.multi's recorded margin not compared, the prover's quick look for a
 disproof taken as the verdict, and its look for a model (after the default search's first look) taken as the
 answer when it proves the query, or skipped, and the full search for a disproof skipped even where the quick
-look found no model; and four of 2026-12-07's: a tied pair's root divided out once whatever its multiplicity, a
-quotient of roots joined as their product, the exact point's eigenvalues in the wrong order, and a case's balls
-kept without their precision.
+look found no model; and six of 2026-12-07's: a tied pair's root divided out once whatever its multiplicity, a
+quotient of roots joined as their product, a monomial's gcd taken though it divides neither power, the exact
+point's eigenvalues in the wrong order and its mu read as mu_T, and a case's balls kept without their precision.
 
 Run: python benchmarks/mutations.py            (the whole default suite, stopping at its first failure)
      python benchmarks/mutations.py --soundness (the two differential soundness tests only, SMT mutations)
@@ -71,6 +71,10 @@ MUTATIONS = {  # name: (file, code, the mutated code)
     "the exact point's eigenvalues smallest first": ("verify/claims/exact.py",
                                                      "lam = [v.ball(bits) for v in at.lam_desc]",
                                                      "lam = [v.ball(bits) for v in reversed(at.lam_desc)]"),
+    "a monomial's gcd taken though it divides neither power": ("verify/numerics/algebraic.py",
+                                                                "g = g if k % g == 0 and m % g == 0 else 1", "g = g"),
+    "the exact point reading mu as mu_T": ("verify/claims/exact.py", "at.name(name).ball(bits)",
+                                           'at.name({"mu": "mu_T"}.get(name, name)).ball(bits)'),
     "a case's balls kept without their precision": ("verify/claims/language/values.py",
                                                     "_ball_spectrum(case, frozenset(needs), flint.ctx.prec)",
                                                     "_ball_spectrum(case, frozenset(needs), 128)"),

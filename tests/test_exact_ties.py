@@ -316,3 +316,40 @@ def test_a_claim_on_the_exact_quantities_balls_is_decided_as_on_the_cases_balls(
     if theirs is not None and ours.decided and theirs.decided:
         assert ours.holds == theirs.holds, (text, logits, H)
         assert not ours.undefined and not theirs.undefined and flint.arb(ours.margin).overlaps(flint.arb(theirs.margin))
+
+
+MONOMIALS = [  # at logits 0, −1, −3 (1 > j(1) > j(2) > 0): each a tie or a claim whose truth is known by hand
+    ("j(1)*j(2)**2*j(1) == (j(1)*j(2))**2", True), ("(j(1)/j(2))/j(1) == 1/j(2)", True),
+    ("(j(1)/j(2))*(j(2)/j(1)) == 1", True), ("(j(1)/j(2))*(j(2)/j(1)) < 1", False),
+    ("j(1)**3/j(2)**3 <= (j(1)/j(2))**3", True), ("j(1)**2*j(2)**4 == (j(1)*j(2)**2)**2", True),
+    ("j(1)/j(2) <= j(2)/j(1) or j(1)*j(2) < j(2)*j(1)", False),  # the strict tie makes the exact route decide
+    ("j(1)*j(2)**2*j(1) >= 1 or j(1)*j(2) < j(2)*j(1)", False),
+    ("(j(1)/j(2))/j(1) == j(2) or j(1)*j(2) < j(2)*j(1)", False),
+    ("(j(1)/j(2))*(j(2)/j(1)) >= 2 or j(1)*j(2) < j(2)*j(1)", False)]
+
+
+@pytest.mark.parametrize("text, holds", MONOMIALS)
+def test_monomials_of_roots_that_cancel_or_share_a_gcd_are_decided_with_their_truth(text, holds):
+    """A monomial's exponents divided by a gcd that does not divide both powers, a lone root left with a negative
+    exponent, a monomial that cancels to 1: each decided (a tie in every claim), with the truth known by hand."""
+    result = decide_on_case(text, make_case(logits=[0, -1, -3], H=diagonal(2, 3, 5)))
+    assert result.decided and result.holds is holds, result
+
+
+FAR = {"z": ["0.99999", "1e-400", "1e-300", "1e-5"], "H": diagonal(2, 3, 5, "1e20")}  # λ(3) ≈ 5.9e-800
+
+
+@pytest.mark.parametrize("given, text, margin", [
+    ({}, "lambda(2) >= lambda(3) and mu < 2.2", mp.log(mp.mpf("1.1"))),
+    ({}, "lambda(2) >= lambda(3) and L > 9e19", mp.log(mp.mpf(10) / 9)),
+    ({"mu": "1.5", "L": "2e20"}, "lambda(2) >= lambda(3) and mu < 1.6 and L > 1.9e20", mp.log(mp.mpf(2) / mp.mpf("1.9")))])
+def test_the_exact_point_reads_l_and_mu_of_h_or_as_given(monkeypatch, given, text, margin):
+    """At a case given as z with eigenvalues far below float64's range, the exact point decides; its L and μ are H's
+    extremes on Rⁿ (not on T), or the case's own L and μ when given."""
+    from verify.claims.certificates import counterexample
+
+    used = []
+    on_exact = counterexample._on_exact_point
+    monkeypatch.setattr(counterexample, "_on_exact_point", lambda *args: used.append(args[2]) or on_exact(*args))
+    result = decide_on_case(text, make_case(**FAR, **given))
+    assert used and result.decided and result.holds and abs(mp.mpf(result.margin) - margin) < mp.mpf("1e-15"), result
