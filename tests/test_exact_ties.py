@@ -353,3 +353,11 @@ def test_the_exact_point_reads_l_and_mu_of_h_or_as_given(monkeypatch, given, tex
     monkeypatch.setattr(counterexample, "_on_exact_point", lambda *args: used.append(args[2]) or on_exact(*args))
     result = decide_on_case(text, make_case(**FAR, **given))
     assert used and result.decided and result.holds and abs(mp.mpf(result.margin) - margin) < mp.mpf("1e-15"), result
+
+
+def test_a_claim_undefined_at_an_exact_zero_shows_its_margin_as_undefined():
+    """The divisor is exactly 0 (the balls only know it is near 0): the claim fails there, and its margin is no
+    number — shown as `undefined`, as the balls show a claim they find undefined, not as a tie's 0."""
+    zero = "((j(1) - j(2)) + (j(2) - j(1)))"
+    result = decide_on_case(f"j(1) * {zero} / {zero} == j(1)", make_case(logits=[0, -1, -3], H=diagonal(2, 3, 5)))
+    assert result.decided and not result.holds and result.margin == "undefined", result

@@ -25,8 +25,15 @@ class Undefined(Exception):
 
 
 def decide_exactly(tree, case, ties_only=False):
-    """True / False when exact arithmetic decides the claim at the case (a tie included), else None; with
-    `ties_only`, None also when a comparison it read is not a tie (its margin is then not 0: the balls find it)."""
+    """True / False when exact arithmetic decides the claim at the case (a tie included; undefined there: False),
+    else None; with `ties_only`, None also when a comparison it read is not a tie (its margin is then not 0: the balls
+    find it)."""
+    found = exact_truth(tree, case, ties_only)
+    return False if found is UNDEFINED_TRUTH else found
+
+
+def exact_truth(tree, case, ties_only=False):
+    """decide_exactly's answer, UNDEFINED_TRUTH where the claim is undefined at the case (it fails there)."""
     if case.n > EXACT_MAX_N:
         return None
     try:
@@ -37,13 +44,13 @@ def decide_exactly(tree, case, ties_only=False):
 
 
 def _decided(tree, at, ties_only=False):
-    """decide_exactly's answer at `at` (see `truth`)."""
+    """exact_truth's answer at `at` (see `truth`)."""
     try:
         signs = []
         value = truth(tree, at, signs)
         return None if ties_only and any(signs) else value
     except Undefined:
-        return False
+        return UNDEFINED_TRUTH
     except (Undecidable, ArithmeticError, ValueError):  # a size beyond the limits, flint's refusals
         return None
 
@@ -188,17 +195,23 @@ class _ExactAlgebra:
 
 def exact_outcome(tree, case, ties_only=False):
     """An Outcome (verify.claims.language.outcome) with margin exactly 0 that holds iff the claim is true at the
-    case — decided, since its enclosure is one point — or None when exact arithmetic cannot decide it (or, with
+    case — decided, since its enclosure is one point — or the undefined Outcome where the claim is undefined there
+    (it fails), or None when exact arithmetic cannot decide it (or, with
     `ties_only`, when a comparison it read is not a tie)."""
+    return _outcome_of(exact_truth(tree, case, ties_only))
+
+
+def _outcome_of(truth_value):
+    """The Outcome of an exact truth value: margin exactly 0, holding iff True; the undefined Outcome for
+    UNDEFINED_TRUTH (it fails, and its margin is no number); None for None."""
     import flint
 
-    from verify.claims.language.outcome import Outcome
+    from verify.claims.language.outcome import Outcome, undefined_outcome
 
-    truth = decide_exactly(tree, case, ties_only)
-    if truth is None:
-        return None
+    if truth_value is None or truth_value is UNDEFINED_TRUTH:
+        return None if truth_value is None else undefined_outcome()
     zero = flint.arb(0)
-    return Outcome(zero, zero, zero, strict=not truth)
+    return Outcome(zero, zero, zero, strict=not truth_value)
 
 
 LAMBDA_NAMES = frozenset({"lambda", "lambda_max", "lambda_min", "kappa"})
@@ -247,16 +260,9 @@ def structured_outcome(tree, case, bits=256, point=None):
 
 
 def structured_exact_outcome(tree, case, ties_only=False):
-    """An exact Outcome (margin 0: holds iff true) at a structured case, or None (log, exp, big powers)."""
-    import flint
-
-    from verify.claims.language.outcome import Outcome
-
-    truth_value = _decided(tree, _StructuredAt(case), ties_only)
-    if truth_value is None:
-        return None
-    zero = flint.arb(0)
-    return Outcome(zero, zero, zero, strict=not truth_value)
+    """An exact Outcome (margin 0: holds iff true; undefined where the claim is) at a structured case, or None (log,
+    exp, big powers)."""
+    return _outcome_of(_decided(tree, _StructuredAt(case), ties_only))
 
 
 class _StructuredAt:
