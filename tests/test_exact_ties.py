@@ -361,3 +361,14 @@ def test_a_claim_undefined_at_an_exact_zero_shows_its_margin_as_undefined():
     zero = "((j(1) - j(2)) + (j(2) - j(1)))"
     result = decide_on_case(f"j(1) * {zero} / {zero} == j(1)", make_case(logits=[0, -1, -3], H=diagonal(2, 3, 5)))
     assert result.decided and not result.holds and result.margin == "undefined", result
+
+
+def test_a_counterexample_the_exact_route_alone_finds_undefined_is_not_certified():
+    """The balls leave the binding side's definedness open where exact arithmetic finds the divisor exactly 0: there
+    are no numbers to record that `check` could confirm, so no certificate is written (it raised AttributeError)."""
+    from verify.claims.certificates.check import counterexample_attempt
+
+    zero = "((j(1) - j(2)) + (j(2) - j(1)))"
+    text = f"j(1) * {zero} / {zero} == j(1)"
+    job = Job(FormulaClaim("x", "", text, n_range=(3, 4), command="claims", tree=parse_claim(text, (3, 4))))
+    assert counterexample_attempt(job, make_case(logits=[0, -1, -3], H=diagonal(2, 3, 5)), 50) == (None, FAILS)

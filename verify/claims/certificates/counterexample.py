@@ -13,7 +13,7 @@ import mpmath as mp
 
 from verify.claims.cases.structured import MAX_FORALL_VALUES, StructuredCase, decidable
 from verify.claims.certificates.format import side_matches, side_text
-from verify.claims.language.balls import UNDEFINED, Balls
+from verify.claims.language.balls import POSSIBLY_UNDEFINED, UNDEFINED, Balls
 from verify.claims.language.evaluate import decide, value
 from verify.claims.language.outcome import FAILS, TIGHT, UNDECIDED, Outcome
 from verify.claims.language.quantities import needs as needs_of
@@ -127,6 +127,8 @@ def attempt(tree, case, dps):
         return None, outcome.status
     with flint.ctx.workprec(bits):
         comparison, lhs, rhs, binding = binding_at(tree, point, Balls())
+        if any(side is POSSIBLY_UNDEFINED for side in (lhs, rhs)):  # the balls left the binding side's definedness
+            return None, outcome.status  # open: exact arithmetic alone found it undefined; `check` could not confirm it
         with mp.workdps(dps + 10):
             return {"binding": {"comparison": to_text(comparison), "lhs": side_text(lhs, dps), "rhs": side_text(rhs, dps)},
                     "margin": side_text(outcome.margin if not outcome.undefined else UNDEFINED, dps), "bits": bits}, FAILS
