@@ -372,3 +372,15 @@ def test_a_counterexample_the_exact_route_alone_finds_undefined_is_not_certified
     text = f"j(1) * {zero} / {zero} == j(1)"
     job = Job(FormulaClaim("x", "", text, n_range=(3, 4), command="claims", tree=parse_claim(text, (3, 4))))
     assert counterexample_attempt(job, make_case(logits=[0, -1, -3], H=diagonal(2, 3, 5)), 50) == (None, FAILS)
+
+
+def test_the_search_decides_exactly_where_the_balls_leave_definedness_open():
+    """The search's stages leave the claim open (the divisor is only near 0 in the balls); exact arithmetic finds it
+    exactly 0, so the claim is undefined and fails there (the search counted such cases undecided)."""
+    from verify.claims.search.engine import Decider
+
+    zero = "((j(1) - j(2)) + (j(2) - j(1)))"
+    text = f"j(1) * {zero} / {zero} == j(1)"
+    job = Job(FormulaClaim("x", "", text, n_range=(3, 4), command="claims", tree=parse_claim(text, (3, 4))))
+    decision = Decider(50, job.needs).decide(job, make_case(logits=[0, -1, -3], H=diagonal(2, 3, 5)))
+    assert decision.stage == "exact" and decision.status == FAILS and decision.outcome.undefined

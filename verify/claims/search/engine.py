@@ -130,8 +130,10 @@ class Decider:
             outcome = self.at(job, case, stage, None if stage == "float" else needs)
             if outcome.decided:
                 return Decision(outcome, stage)
-        # a tie, decided exactly (where the precise stages ran: exact arithmetic costs more than they do)
-        exact = exact_outcome(job.tree, case) if outcome.status == TIGHT and stages[-1] == "balls" else None
+        # a tie, or a claim whose definedness the balls left open (a divisor they only put near 0), decided exactly
+        # (where the precise stages ran: exact arithmetic costs more than they do)
+        exact = exact_outcome(job.tree, case) if (outcome.status == TIGHT or outcome.open) and stages[-1] == "balls" \
+            else None
         return Decision(exact, "exact") if exact is not None else Decision(outcome, stage)
 
     def at(self, job, case, stage, needs=None):
