@@ -112,7 +112,6 @@ def test_a_cases_spectra_are_made_once_for_its_claims_and_apart_per_precision(mo
 
     case = make_case(logits=["0", "-1", "-2.5"], H=[[3, 1, 0], [1, 2, 0], [0, 0, 1]])
     texts = ("lambda_min <= mu_T * z_max**2", "lambda_max >= mu_T * z_min**2", "kappa >= 1")
-    values._mp_spectrum.cache_clear()
     fresh = []
     for text in texts:
         values._mp_spectrum.cache_clear()

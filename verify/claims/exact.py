@@ -196,8 +196,8 @@ class _ExactAlgebra:
 def exact_outcome(tree, case, ties_only=False):
     """An Outcome (verify.claims.language.outcome) with margin exactly 0 that holds iff the claim is true at the
     case — decided, since its enclosure is one point — or the undefined Outcome where the claim is undefined there
-    (it fails), or None when exact arithmetic cannot decide it (or, with
-    `ties_only`, when a comparison it read is not a tie)."""
+    (it fails), or None when exact arithmetic cannot decide it (or, with `ties_only`, when a comparison it read is
+    not a tie)."""
     return _outcome_of(exact_truth(tree, case, ties_only))
 
 
@@ -208,8 +208,10 @@ def _outcome_of(truth_value):
 
     from verify.claims.language.outcome import Outcome, undefined_outcome
 
-    if truth_value is None or truth_value is UNDEFINED_TRUTH:
-        return None if truth_value is None else undefined_outcome()
+    if truth_value is None:
+        return None
+    if truth_value is UNDEFINED_TRUTH:
+        return undefined_outcome()
     zero = flint.arb(0)
     return Outcome(zero, zero, zero, strict=not truth_value)
 

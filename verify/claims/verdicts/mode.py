@@ -159,20 +159,20 @@ def decide_on_case(holds_text, case, dps=50):
     tree = parse_claim(holds_text, (case.n, case.n))
     job = Job(FormulaClaim("claim", "", normalise(holds_text), n_range=(case.n, case.n), command="claims", tree=tree))
     if "lam" in job.needs and case.n > LAM_PRECISE_N:
-        outcome, point, rigorous = _float_estimate(job, case, dps)
+        outcome, points, rigorous = _float_estimate(job, case, dps)
     else:
-        outcome, point, rigorous = _precise(job, case, dps)
+        outcome, points, rigorous = _precise(job, case, dps)
     with mp.workdps(dps + 10):
-        digits = _vouched(_mid(outcome.margin), outcome.error) if rigorous is False and point is not None else SHOWN
+        digits = _vouched(_mid(outcome.margin), outcome.error) if rigorous is False and points[0] is not None else SHOWN
         shown = "undefined" if outcome.undefined else decimal(_mid(outcome.margin), digits) if outcome.decided \
             else "undecided"
-        values = _values_read(tree, point) if point is not None else ()
+        values = _values_shown(tree, points)
     return DecisionResult(normalise(holds_text), shown, outcome.holds, outcome.decided, rigorous, values)
 
 
 def _precise(job, case, dps):
-    """(Outcome, Point, rigorous): mpmath at `dps` digits, then balls (and exact arithmetic at a tie) where that is
-    too close to call."""
+    """(Outcome, the points whose values to show, best first, rigorous): mpmath at `dps` digits, then balls (and
+    exact arithmetic at a tie) where that is too close to call."""
     try:
         point = mp_point(case, dps, job.needs)
         with flint.ctx.workprec(point.bits):
@@ -180,25 +180,31 @@ def _precise(job, case, dps):
     except NUMERIC_ERRORS:  # the estimate breaks down at a degenerate spectrum: the balls or exact arithmetic decide
         point = outcome = None
     if outcome is not None and outcome.decided:
-        return outcome, point, False
+        return outcome, (point,), False
     outcome, ball_point_, _ = decide_rigorously(job.tree, case, dps)
-    shown = point if point is not None and (ball_point_ is None or _reads_finite(job.tree, point)) else ball_point_
-    return outcome, shown, True  # the values shown: the digits' where they computed them (NaN where they broke down)
+    return outcome, (point, ball_point_), True
 
 
-def _reads_finite(tree, point):
-    """Whether every value the claim reads at the point is a finite number."""
-    return all(value != "nan" and "inf" not in value for _, value in _values_read(tree, point))
+def _values_shown(tree, points):
+    """The values the claim reads, at the first point where they are all finite numbers (the digits' where they
+    computed them; the deciding balls' where the digits broke down to NaN), else at the first point there is."""
+    first = None
+    for point in (p for p in points if p is not None):
+        values = _values_read(tree, point)
+        if all(value != "nan" and "inf" not in value for _, value in values):
+            return values
+        first = values if first is None else first
+    return first or ()
 
 
 def _float_estimate(job, case, dps):
-    """(Outcome, Point, False) for a claim reading λ(k) beyond LAM_PRECISE_N tokens, where a dense precise
+    """(Outcome, (Point,), False) for a claim reading λ(k) beyond LAM_PRECISE_N tokens, where a dense precise
     eigenvalue path costs seconds to minutes (7 s at n = 100, over a minute at 300): the search's float64 stage,
     its margin decided only beyond the estimate's error, else undecided."""
     from verify.claims.search.engine import Decider
 
     decider = Decider(dps, job.needs)
-    return decider.decide(job, case).outcome, decider.point(case, "float"), False
+    return decider.decide(job, case).outcome, (decider.point(case, "float"),), False
 
 
 SHOWN = 20  # significant digits of a margin or a value, at most
