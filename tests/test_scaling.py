@@ -326,3 +326,31 @@ def test_a_run_started_from_a_module_being_imported_still_stops_at_once_on_ctrl_
 
     assert starts_a_run.STOPPED_AFTER is not None and starts_a_run.STOPPED_AFTER < 2
     sys.modules.pop("starts_a_run", None)
+
+
+def test_an_error_a_library_raises_in_place_of_a_ctrl_c_is_the_interrupt():
+    """Hypothesis, interrupted as its engine starts, fails `assert state._runner is not None` while handling the
+    KeyboardInterrupt (CI saw `verify theorem2` end with status 1 and that traceback): the run was interrupted all
+    the same, and the executor reports it as such, with the results so far."""
+    from verify.claims.executors import InProcess, Interrupted
+
+    def replaced_by_the_library():
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)
+        except KeyboardInterrupt:
+            assert False, "the library's own assertion"
+
+    with pytest.raises(Interrupted) as stopped:
+        InProcess().run([("first", lambda: 1, ()), ("second", replaced_by_the_library, ())])
+    assert stopped.value.results == [1, None]
+
+
+def test_an_error_without_a_ctrl_c_is_not_an_interrupt():
+    from verify.claims.executors import InProcess
+
+    def fails():
+        raise ValueError("a real error")
+
+    with pytest.raises(ValueError, match="a real error"):
+        InProcess().run([("fails", fails, ())])

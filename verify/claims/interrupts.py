@@ -18,7 +18,8 @@ def check_stop():
 def remembered_interrupts():
     """While tasks run in this process, a Ctrl-C is remembered as well as raised: one that lands where
     Python cannot raise it (inside an object's finaliser, such as a Z3 context being freed) still stops
-    the run at the next `check_stop`. Outside the main thread nothing changes."""
+    the run at the next `check_stop`, and an error a library raises in its place is a KeyboardInterrupt.
+    Outside the main thread nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -42,6 +43,10 @@ def remembered_interrupts():
     sys.unraisablehook = quiet_when_remembered
     try:
         yield
+    except Exception as error:
+        if _STOP.is_set():  # raised in place of the Ctrl-C (Hypothesis, interrupted as its engine starts, fails an
+            raise KeyboardInterrupt from error  # assertion instead): the run was interrupted, and says so
+        raise
     finally:
         signal.signal(signal.SIGINT, previous)
         sys.unraisablehook = previous_hook
