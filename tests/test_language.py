@@ -328,3 +328,30 @@ def test_a_bad_forall_bound_is_named_as_a_bound_of_k_with_its_claim(bound):
         parse_claim(text, (2, 10))
     message = str(refused.value)
     assert f"the bound {bound!r} of k" in message and repr(text) in message and "forall k in 1..n-1" in message
+
+
+GRADED = (["-35", "0", "0", "-35", "-35"],  # H = I + a wwᵀ, a = 2^42 − 1/4, w = (0, 1, 1, 1, −1): λ(2) ≈ 4e-18 and
+          [["1", "0", "0", "0", "0"]] + [["0"] + [("4398046511104.75" if i == j else "4398046511103.75") if (i < 3) == (j < 3)
+                                                  else "-4398046511103.75" for j in range(4)] for i in range(4)])
+# λ(3) ≈ 2e-31, merged in float64 below λ_max = 1/4; a Hypothesis search for the true λ(k) <= L_T z(k)² drew it
+
+
+def test_the_precise_stage_never_vouches_for_an_eigenvalue_closer_than_its_enclosure():
+    """The precise stage's λ(k) are the midpoints of an enclosure whose radii are the float64 start's residual
+    (2.8e-18 here, far above λ_max·10^−50): each ball the stage hands on contains the true λ(k) (mpmath's dense
+    eigsy at 120 digits), or is NaN (undecided). It once took the midpoints as exact to 10^−65·λ_max: λ(3) read
+    1.5e-18, and `lambda(3) <= L_T*z(3)**2`, true (F6.loewner, F2), came back decided and failing."""
+    from verify.api import decide_on_case, make_case
+    from verify.claims.language.values import mp_point
+
+    from tests.dense_reference import contains, dense_reference
+
+    case = make_case(logits=GRADED[0], H=GRADED[1])
+    reference = dense_reference(case.logits, case.H, 120)["lam"]
+    point = mp_point(case, 50, frozenset({"curvature", "lam"}))
+    for k in range(1, case.n):
+        ball = point.get("lambda", k)
+        assert not ball.is_finite() or contains(ball, reference[k - 1], 100), (k, ball, reference[k - 1])
+    for k in range(1, case.n):
+        result = decide_on_case(f"lambda({k}) <= L_T * z({k})**2", case)
+        assert result.decided and result.holds, result

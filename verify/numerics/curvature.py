@@ -112,14 +112,16 @@ def lam_fast(log_z, H):
 
 
 def lam_precise(logits, H, dps=30):
-    """Every eigenvalue of J H J on T, largest first, to about `dps` digits of λ_max (an estimate): the midpoints
-    of the balls path's enclosure of QᵀJHJQ at `dps` digits. ValueError where no enclosure exists at `dps`
-    (an estimate stage that breaks down: the next stage decides)."""
+    """(values, errors): every eigenvalue of J H J on T, largest first, as the midpoints of the balls path's
+    enclosure of QᵀJHJQ at `dps` digits, and their radii, which bound each midpoint's error. A radius can be far
+    above λ_max·10^−dps: a graded matrix's small eigenvalues, merged in the float64 start, are enclosed only to its
+    residual. ValueError where no enclosure exists at `dps` (an estimate stage that breaks down: the next decides)."""
     with mp.workdps(dps), flint.ctx.workprec(bits_for(dps)):
         balls = symmetric_eigenvalue_balls(on_tangent(curvature_matrix_balls(logits, H)))
         if balls is None:
             raise ValueError(f"J H J on T has no eigenvalue enclosure at {dps} digits")
-        return tuple(arb_to_mpf(v) for v in reversed(balls))
+        balls = tuple(reversed(balls))
+        return tuple(arb_to_mpf(v) for v in balls), tuple(arb_to_mpf(v.rad()) for v in balls)
 
 
 def working_dps(H, dps):

@@ -23,3 +23,4 @@ class CurvatureSpectrum:
     R: object = None
     j: tuple = None  # the n − 1 positive eigenvalues of J(z), decreasing (when asked for)
     lam: tuple = None  # the n − 1 eigenvalues of J H J on T, decreasing (when asked for)
+    lam_err: tuple = None  # the precise path's bound on each |lam − λ(k)| (its enclosure's radii), else None

@@ -122,12 +122,15 @@ def _j_float(log_z, case):
     return tuple(j_eigenvalues_mp(list(case.logits), dps=20)[:-1])
 
 
-def lam_errors(lam, n, unit):
-    """Relative error bounds of dense eigenvalues: n·unit·λ_max/λ_k (inf when that reaches 1/8)."""
+def lam_errors(lam, n, unit, absolute=None):
+    """Relative error bounds of dense eigenvalues: n·unit·λ_max/λ_k, or a known bound on each |error| (`absolute`,
+    the precise path's radii) over λ_k where that is larger; inf when that reaches 1/8."""
     top = lam[0]
     out = []
-    for value in lam:
+    for k, value in enumerate(lam):
         bound = float(16 * n * unit * top / value) if value > 0 else float("inf")
+        if absolute is not None and value > 0:
+            bound = max(bound, float(absolute[k] / value))
         out.append(bound if bound < 0.125 else float("inf"))
     return out
 
@@ -138,7 +141,7 @@ def lam_errors(lam, n, unit):
 def mp_point(case, dps, needs=CURVATURE, spectrum=None):
     """The precise path at `dps` digits (an estimate: its rel_err is not a bound)."""
     q = spectrum or mp_spectrum(case, dps, needs)
-    errors = lam_errors(q.lam, case.n, 10.0 ** -(q.dps + 15)) if q.lam is not None else None
+    errors = lam_errors(q.lam, case.n, 10.0 ** -(q.dps + 15), q.lam_err) if q.lam is not None else None
     return Point(case.n, q, bits_for(dps + 10), case.L, case.mu, rel_err=max(q.rel_err, 10.0 ** -q.dps), lam_errors=errors)
 
 
@@ -162,7 +165,7 @@ def _mp_spectrum(case, dps, needs):
     if "j" in needs:
         extra["j"] = tuple(j_eigenvalues_mp(list(case.logits), dps=dps + 10)[:-1])
     if "lam" in needs:
-        extra["lam"] = lam_precise(case.logits, case.H, dps + 20)
+        extra["lam"], extra["lam_err"] = lam_precise(case.logits, case.H, dps + 20)
     return dataclasses.replace(q, **extra)
 
 
