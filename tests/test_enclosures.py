@@ -348,3 +348,24 @@ def test_a_clustered_spd_h_beyond_the_ball_path_is_refused_in_one_clear_line():
     with pytest.raises(InputError, match="clustered") as refused:
         enclose_curvature([Fraction(k, 100) for k in range(72)], _clustered(72), dps=30)
     assert "positive definite, but" in str(refused.value)
+
+
+def test_a_graded_matrixs_small_eigenvalues_are_split_from_the_largest():
+    """J H J on T at logits -35, 0, 0, -35, -35 and H = I + a wwᵀ (a = 2^42 − 1/4, w = (0, 1, 1, 1, −1)): eigenvalues
+    1/4, 4.2e-18, 2.1e-31, 9.9e-32. The float64 start merges the three small ones; the largest, coupled to them at
+    the absolute floor after refinement, joined their cluster, whose split (a float64 start again) saw them all as
+    0: every ball came out ±1e-17 wide, at any precision. Each is now enclosed to 25 digits or more, and contains
+    the dense reference (mpmath's eigsy at 120 digits)."""
+    from verify.api import make_case
+    from verify.numerics.curvature import curvature_matrix_balls, on_tangent
+    from verify.numerics.eigenballs import symmetric_eigenvalue_balls
+    from verify.numerics.precision import bits_for
+    from tests.dense_reference import contains, dense_reference
+    from tests.test_language import GRADED
+
+    case = make_case(logits=GRADED[0], H=GRADED[1])
+    reference = dense_reference(case.logits, case.H, 120)["lam"][::-1]
+    with mp.workdps(70), flint.ctx.workprec(bits_for(70)):
+        balls = symmetric_eigenvalue_balls(on_tangent(curvature_matrix_balls(case.logits, case.H)))
+    for ball, value in zip(balls, reference):
+        assert contains(ball, value, 100) and ball.rad() < abs(ball.mid()) * flint.arb(10) ** -25, (ball, value)

@@ -243,24 +243,30 @@ def _enclose(M, N, X):
     balls = [(lo - eta).union(hi + eta) * theta for lo, hi in zip(lows, highs)]
     order = sorted(range(n), key=lambda i: g[i].mid())
     position = {i: k for k, i in enumerate(order)}
-    unresolved = [(cluster, {position[i] for i in cluster}) for c, cluster in enumerate(clusters)
-                  if len(cluster) > 1 and movable[c] > floor * floor]
+    unresolved = [(group, {position[i] for i in group}) for c, cluster in enumerate(clusters)
+                  if len(cluster) > 1 and movable[c] > floor * floor
+                  for group in _clusters(G, floor, g, cluster) if len(group) > 1]
     return balls, unresolved
 
 
-def _clusters(G, floor):
-    """Connected components of the graph with an edge wherever |mid(G_ij)| exceeds `floor` (transitive closure
-    of the adjacency by repeated boolean squaring). Any partition keeps the balls rigorous; this one isolates
-    every eigenvalue the vectors resolve."""
-    n = G.nrows()
-    reach = np.array([[i == j or abs(G[i, j].mid()) > floor for j in range(n)] for i in range(n)])
+def _clusters(G, floor, g=None, among=None):
+    """Connected components of the graph with an edge wherever |mid(G_ij)| exceeds `floor` (transitive closure of
+    the adjacency by repeated boolean squaring). Any partition keeps the balls rigorous; this one isolates every
+    eigenvalue the vectors resolve. With the diagonal `g`: the groups of the indices `among` that a rotation can
+    still split, an edge only where the coupling is also above 2^-FLOOR_BITS of the gap |g_i − g_j| (a graded
+    matrix's largest eigenvalue, coupled at the absolute floor to its smallest ones, is resolved from them: in
+    their group, `_split`'s float64 start would see them all as 0)."""
+    among = list(range(G.nrows())) if among is None else list(among)
+    scale = flint.arb(2) ** -FLOOR_BITS
+    reach = np.array([[i == j or abs(G[i, j].mid()) > (floor if g is None else max(floor, abs(g[i] - g[j]) * scale))
+                       for j in among] for i in among])
     while True:
         wider = (reach.astype(np.int64) @ reach.astype(np.int64)) > 0
         if (wider == reach).all():
             break
         reach = wider
     labels = np.unique(reach, axis=0, return_inverse=True)[1].ravel()
-    return [list(np.flatnonzero(labels == label)) for label in range(labels.max() + 1)]
+    return [[among[k] for k in np.flatnonzero(labels == label)] for label in range(labels.max() + 1)]
 
 
 def _frobenius_upper(E):
