@@ -66,7 +66,7 @@ def _ball_pivots(H, shift, strict):
     bits = 256
     while bits <= BALL_MAX_BITS:
         with flint.ctx.workprec(bits):
-            signs = _ldl_signs([[_arb(H[i][j] - (shift if i == j else 0)) for j in range(n)] for i in range(n)])
+            signs = ldl_signs([[_arb(H[i][j] - (shift if i == j else 0)) for j in range(n)] for i in range(n)])
         if signs == 1:
             return True
         if signs == -1:
@@ -75,7 +75,7 @@ def _ball_pivots(H, shift, strict):
     return None
 
 
-def _ldl_signs(rows):
+def ldl_signs(rows):
     """1 if every pivot of the LDLᵀ of these balls is certainly > 0, −1 if one is certainly < 0 after certainly
     positive ones, 0 when a pivot's ball contains 0."""
     n = len(rows)

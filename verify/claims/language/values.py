@@ -24,6 +24,7 @@ from verify.numerics.secular import j_eigenvalues, j_eigenvalues_mp, within_floa
 FAST_BITS = 64  # the fast stage's balls: float64 spectra, evaluated a little above float precision
 FLOAT_REL_ERR = 1e-13  # the float64 path's values (log-domain spectra, secular roots) carry at most this
 EPS = 2.0**-52
+UNUSABLE_REL_ERR = 0.125  # an estimate's relative error from which its value is taken as unknown (NaN: undecided)
 LAM_PRECISE_N = 48  # tokens up to which an eigenvalue λ(k) is computed precisely (mpmath, Arb); beyond, a dense
 # precise path costs seconds to minutes (verify.claims.search.engine.Decider.stages, claims.verdicts.mode.decide_on_case)
 
@@ -87,8 +88,8 @@ def _ball(value, rel_err):
     if value is None:
         return flint.arb("nan")
     ball = value if isinstance(value, flint.arb) else to_arb(value)
-    if rel_err:
-        ball = ball + flint.arb(0, (abs(ball) * rel_err).upper()) if rel_err != float("inf") else flint.arb("nan")
+    if rel_err:  # an estimate off by 1/8 of itself or more may be off by any factor (κ: 5e9 ± 4e15, truly 9e18)
+        ball = ball + flint.arb(0, (abs(ball) * rel_err).upper()) if rel_err < UNUSABLE_REL_ERR else flint.arb("nan")
     return ball
 
 
@@ -98,7 +99,7 @@ def _ball(value, rel_err):
 def float_point(case, needs=frozenset(), spectrum=None):
     """The fast path: float64 spectra (log domain), each value a ball of curvature_fast's error estimate."""
     q = spectrum or float_spectrum(case, needs)
-    errors = lam_errors(q.lam, case.n, EPS) if q.lam is not None else None
+    errors = lam_errors(q.lam, case.n, EPS, q.lam_err) if q.lam is not None else None
     return Point(case.n, q, FAST_BITS, case.L, case.mu, max(q.rel_err, FLOAT_REL_ERR), errors)
 
 
@@ -112,7 +113,16 @@ def float_spectrum(case, needs=frozenset()):
         extra["j"] = _j_float(log_z, case)
     if "lam" in needs:
         extra["lam"] = lam_fast(log_z, H)
+        extra["lam_err"] = (_formed_error(extra["lam"], H, q.z_desc[0]),) * len(extra["lam"])
     return dataclasses.replace(q, **extra)
+
+
+def _formed_error(lam, H, z_max):
+    """An estimate of every float64 λ(k)'s absolute error: J H J is formed in float64, and its large terms cancel
+    where H is large along 1 or ill-conditioned, so the error scales with ‖H‖·‖J‖² (‖J‖ ≤ z_max), not with λ_max
+    (H = I + 2⁴⁰11ᵀ, where J H J = J²: λ(2) came out 1e-7 off, with an error bound of 1e-15 from λ_max alone)."""
+    scale = max(abs(lam[0]), mp.mpf(float(np.linalg.norm(H))) * mp.mpf(z_max) ** 2)
+    return 16 * len(H) * EPS * scale
 
 
 def _j_float(log_z, case):
@@ -131,7 +141,7 @@ def lam_errors(lam, n, unit, absolute=None):
         bound = float(16 * n * unit * top / value) if value > 0 else float("inf")
         if absolute is not None and value > 0:
             bound = max(bound, float(absolute[k] / value))
-        out.append(bound if bound < 0.125 else float("inf"))
+        out.append(bound if bound < UNUSABLE_REL_ERR else float("inf"))
     return out
 
 
