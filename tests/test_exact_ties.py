@@ -264,26 +264,32 @@ def test_the_tied_pairs_test_is_not_vacuous():
     assert [t for t in TIED if decide_exactly(parse_claim(t, (5, 5)), case) is None] == []
 
 
-def test_eigenvalues_beyond_float64s_range_are_decided_on_their_exact_balls_with_their_margin(monkeypatch):
-    """λ(2)/λ(3) ≈ e^362 here, λ(3) far below 1e-308: the balls' float64 starts merge such eigenvalues, so they
-    enclose no margin at any precision, and the climb to the precision limit took 1.8 s to end in the exact route's
-    margin 0 for a claim that is no tie (9 s at n = 8). The balls of the exact quantities decide it, with its true
-    margin ln(λ(2)/λ(3))."""
+def test_eigenvalues_beyond_float64s_range_are_decided_with_their_margin(monkeypatch):
+    """λ(2)/λ(3) ≈ e^362 here, λ(3) far below 1e-308: the balls' float64 starts merge such eigenvalues. The balls at
+    the precision that spans λ_max/λ_min decide the claim, with its true margin ln(λ(2)/λ(3)); where the balls could
+    not split them (no cluster splitting, no jump in precision: the route before), the balls of the exact quantities
+    did, with the same margin (the climb to the precision limit took 1.8 s to end in a tie's margin 0, 9 s at n = 8)."""
     from verify.claims.certificates import counterexample
+    from verify.numerics import eigenballs
 
     logits, h = [-700, -700, -363, 0, -510], [38685626227668133590597632, 1, 13, 7, 576460752303423488]
     case = make_case(logits=logits, H=diagonal(*h))
-    used = []
-    on_exact = counterexample._on_exact_point
-    monkeypatch.setattr(counterexample, "_on_exact_point", lambda *args: used.append(args[2]) or on_exact(*args))
-    result = decide_on_case("lambda(2) >= lambda(3)", case)
-    strict = decide_on_case("lambda(2) < lambda(3)", case)
-    assert used and result.decided and result.holds and strict.decided and not strict.holds
     with mp.workdps(1000):
         lam = _spectrum_on_t(logits, diagonal(*h), dps=1000)[0]
-        assert abs(mp.mpf(result.margin) - mp.log(lam[1] / lam[2])) < mp.mpf("1e-15")
-        shown = dict(result.values)  # the values read, from the balls that decided (the digits' were NaN)
-        assert abs(mp.mpf(shown["lambda(3)"]) / lam[2] - 1) < mp.mpf("1e-15")
+        for split in (True, False):
+            used = []
+            if not split:
+                monkeypatch.setattr(eigenballs, "SPLIT_ROUNDS", 0)
+                monkeypatch.setattr(counterexample, "_spread_bits", lambda *args: 0)
+                on_exact = counterexample._on_exact_point
+                monkeypatch.setattr(counterexample, "_on_exact_point",
+                                    lambda *args: used.append(args[2]) or on_exact(*args))
+            result = decide_on_case("lambda(2) >= lambda(3)", case)
+            strict = decide_on_case("lambda(2) < lambda(3)", case)
+            assert bool(used) is not split and result.decided and result.holds and strict.decided and not strict.holds
+            assert abs(mp.mpf(result.margin) - mp.log(lam[1] / lam[2])) < mp.mpf("1e-15")
+            shown = dict(result.values)  # the values read, from the balls that decided (the digits' were NaN)
+            assert abs(mp.mpf(shown["lambda(3)"]) / lam[2] - 1) < mp.mpf("1e-15")
 
 
 POINTED = ("lambda_min <= mu_T * z_max**2", "kappa >= (L_T/mu_T)*R**-2", "log(lambda_max) < log(L) + 2*log(z_max)",
@@ -348,11 +354,18 @@ def test_the_exact_point_reads_l_and_mu_of_h_or_as_given(monkeypatch, given, tex
     extremes on Rⁿ (not on T), or the case's own L and μ when given."""
     from verify.claims.certificates import counterexample
 
+    from verify.numerics import eigenballs
+
+    monkeypatch.setattr(eigenballs, "SPLIT_ROUNDS", 0)  # the balls cannot split λ(2) from λ(3) (the route before)
+    monkeypatch.setattr(counterexample, "_spread_bits", lambda *args: 0)
     used = []
     on_exact = counterexample._on_exact_point
     monkeypatch.setattr(counterexample, "_on_exact_point", lambda *args: used.append(args[2]) or on_exact(*args))
     result = decide_on_case(text, make_case(**FAR, **given))
     assert used and result.decided and result.holds and abs(mp.mpf(result.margin) - margin) < mp.mpf("1e-15"), result
+    monkeypatch.undo()
+    balls = decide_on_case(text, make_case(**FAR, **given))  # the balls at the spread's precision: the same margin
+    assert balls.decided and balls.holds and abs(mp.mpf(balls.margin) - margin) < mp.mpf("1e-15"), balls
 
 
 def test_a_claim_undefined_at_an_exact_zero_shows_its_margin_as_undefined():
@@ -384,3 +397,33 @@ def test_the_search_decides_exactly_where_the_balls_leave_definedness_open():
     job = Job(FormulaClaim("x", "", text, n_range=(3, 4), command="claims", tree=parse_claim(text, (3, 4))))
     decision = Decider(50, job.needs).decide(job, make_case(logits=[0, -1, -3], H=diagonal(2, 3, 5)))
     assert decision.stage == "exact" and decision.status == FAILS and decision.outcome.undefined
+
+
+_A, _B, _C = 9453956337844864679936, 9444732965670570950656, 9435509593771155128320
+SPREAD = (["-409", "-59", "0", "-692", "-700", "-238", "-373", "0"],  # drawn by cases(hessian="spd"): λ from 1.8e19
+          [[_A, -_B, 0, _B, 0, _C, 0, 0], [-_B, _A, 0, -_C, 0, -_B, 0, 0], [0, 0, 2**67, 0, 0, 0, 0, 0],  # down to
+           [_B, -_C, 0, _A, 0, _B, 0, 0], [0, 0, 0, 0, 2**75, 0, 0, 0], [_C, -_B, 0, _B, 0, _A, 0, 0],  # 3e-590, and
+           [0, 0, 0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 0, 0, 8]])  # a tie z(1) = z(2)
+
+
+def test_eigenvalues_spread_beyond_the_precision_are_decided_by_balls_at_the_precision_that_spans_them(monkeypatch):
+    """The balls at 50 digits enclose λ(k) of J H J only down to about 10^-50·λ_max; here λ spans 600 orders. The
+    exact route, asked first at the tie z(1) = z(2), built a λ polynomial of degree 700 in e (12 s); the balls at the
+    precision log2(λ_max/λ_min) beyond it decide instead, and every λ(k) they read is the dense reference's."""
+    import flint
+
+    from verify.claims import exact
+    from verify.claims.language.values import ball_point, ball_spectrum
+    from verify.numerics.precision import bits_for
+    from tests.dense_reference import contains, dense_reference
+
+    case = make_case(logits=SPREAD[0], H=SPREAD[1])
+    monkeypatch.setattr(exact, "exact_outcome", lambda *args, **kwargs: pytest.fail("the exact route was asked"))
+    result = decide_on_case("forall k in 1..n-1: lambda(k) <= L_T * z(k)**2", case)
+    assert result.decided and result.holds and result.rigorous, result
+    reference = dense_reference(case.logits, case.H, 700)["lam"]
+    bits = bits_for(50) + 2100
+    with flint.ctx.workprec(bits):
+        point = ball_point(case, ball_spectrum(case, frozenset({"curvature", "lam"})), bits)
+        for k in range(1, case.n):
+            assert contains(point.get("lambda", k), reference[k - 1], 80), k  # the reference: 90 digits of λ(7)

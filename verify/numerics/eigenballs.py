@@ -190,7 +190,7 @@ def _orthonormal(A, B, X):
     return X
 
 
-def _split(A, X, columns):
+def _split(A, X, columns, depth=0):
     """X with the cluster's columns rotated by the eigenvectors of X_cᵀAX_c: shifted by its mean diagonal and
     scaled by its largest remaining entry, that small problem's eigenvalues are well separated at its own scale.
     (For a pencil X_c is N-orthonormal, so the cluster's pencil is (X_cᵀAX_c, I) to the working precision.)"""
@@ -207,7 +207,28 @@ def _split(A, X, columns):
     for position, j in enumerate(columns):
         for i in range(X.nrows()):
             X[i, j] = rotated[i, position]
-    return X
+    return _split_small(A, X, columns, depth)
+
+
+def _split_small(A, X, columns, depth):
+    """X with the split cluster's smallest members split again at their own scale: the float64 start of the
+    cluster saw those below 2^-BAND_BITS of its largest as 0 (a graded matrix's λ = 1/4, 4e-18, 2e-31, 1e-31 kept
+    balls ±1e-17 wide at any precision)."""
+    if depth >= MAX_BANDS:
+        return X
+    X_c = flint.arb_mat([[X[i, j] for j in columns] for i in range(X.nrows())])
+    estimates = [abs(v) for v in _diagonal(X_c.transpose() * A * X_c)]
+    top = max(estimates, key=lambda a: a.mid())
+    floor = top * flint.arb(2) ** (FLOOR_BITS - flint.ctx.prec)  # below it, no rotation resolves them at this precision
+    small = [j for j, v in zip(columns, estimates) if floor < v < top * flint.arb(2) ** -BAND_BITS]
+    return _split(A, X, small, depth + 1) if len(small) > 1 else X
+
+
+def _diagonal(M):
+    return [M[i, i].mid() for i in range(M.nrows())]
+
+
+MAX_BANDS = 16  # bands of magnitude split in turn within one cluster, at most
 
 
 def _enclose(M, N, X):
@@ -243,30 +264,27 @@ def _enclose(M, N, X):
     balls = [(lo - eta).union(hi + eta) * theta for lo, hi in zip(lows, highs)]
     order = sorted(range(n), key=lambda i: g[i].mid())
     position = {i: k for k, i in enumerate(order)}
-    unresolved = [(group, {position[i] for i in group}) for c, cluster in enumerate(clusters)
-                  if len(cluster) > 1 and movable[c] > floor * floor
-                  for group in _clusters(G, floor, g, cluster) if len(group) > 1]
+    unresolved = [(cluster, {position[i] for i in cluster}) for c, cluster in enumerate(clusters)
+                  if len(cluster) > 1 and movable[c] > floor * floor]
     return balls, unresolved
 
 
-def _clusters(G, floor, g=None, among=None):
-    """Connected components of the graph with an edge wherever |mid(G_ij)| exceeds `floor` (transitive closure of
-    the adjacency by repeated boolean squaring). Any partition keeps the balls rigorous; this one isolates every
-    eigenvalue the vectors resolve. With the diagonal `g`: the groups of the indices `among` that a rotation can
-    still split, an edge only where the coupling is also above 2^-FLOOR_BITS of the gap |g_i − g_j| (a graded
-    matrix's largest eigenvalue, coupled at the absolute floor to its smallest ones, is resolved from them: in
-    their group, `_split`'s float64 start would see them all as 0)."""
-    among = list(range(G.nrows())) if among is None else list(among)
-    scale = flint.arb(2) ** -FLOOR_BITS
-    reach = np.array([[i == j or abs(G[i, j].mid()) > (floor if g is None else max(floor, abs(g[i] - g[j]) * scale))
-                       for j in among] for i in among])
+def _clusters(G, floor):
+    """Connected components of the graph with an edge wherever |mid(G_ij)| exceeds `floor` (transitive closure
+    of the adjacency by repeated boolean squaring). Any partition keeps the balls rigorous; this one isolates
+    every eigenvalue the vectors resolve."""
+    n = G.nrows()
+    reach = np.array([[i == j or abs(G[i, j].mid()) > floor for j in range(n)] for i in range(n)])
     while True:
         wider = (reach.astype(np.int64) @ reach.astype(np.int64)) > 0
         if (wider == reach).all():
             break
         reach = wider
     labels = np.unique(reach, axis=0, return_inverse=True)[1].ravel()
-    return [[among[k] for k in np.flatnonzero(labels == label)] for label in range(labels.max() + 1)]
+    return [list(np.flatnonzero(labels == label)) for label in range(labels.max() + 1)]
+
+
+BAND_BITS = 45  # a split cluster's members this far below its largest are split again at their own scale
 
 
 def _frobenius_upper(E):

@@ -58,6 +58,7 @@ def decide_rigorously(tree, case, dps, max_bits=None):
     limit = MAX_BITS if structured else bits_limit(case.n, bits)  # a structured case's spectrum costs the same at any n
     max_bits = limit if max_bits is None else max_bits
     unenclosed = 0  # precisions in a row at which the balls enclosed no margin
+    ties_checked = False
     while True:
         try:
             outcome, point = ball_outcome(tree, case, bits)
@@ -68,7 +69,12 @@ def decide_rigorously(tree, case, dps, max_bits=None):
             return outcome, point, bits
         if bits * 2 > max_bits:
             return exact_outcome(tree, case) or outcome, point, bits
-        exact = exact_outcome(tree, case, ties_only=outcome.status != TIGHT) if bits == bits_for(dps) else None
+        spread = _spread_bits(point, dps) if outcome.status == UNDECIDED and not ties_checked else 0
+        if spread > 2 * bits:  # eigenvalues spread beyond the precision: first the precision that encloses them all
+            bits = min(spread, max_bits)  # (logits to −700 and H to 1e22 at n = 8: 2,300 bits, 0.05 s; the exact
+            continue  # route's λ polynomial, of degree 700 in e, took 12 s to build)
+        exact = exact_outcome(tree, case, ties_only=outcome.status != TIGHT) if not ties_checked else None
+        ties_checked = True
         if exact is not None:  # a tie: no precision separates its sides
             return exact, point, bits
         unenclosed = unenclosed + 1 if outcome.status == UNDECIDED else 0
@@ -76,6 +82,19 @@ def decide_rigorously(tree, case, dps, max_bits=None):
         if found is not None:
             return found
         bits *= 2
+
+
+def _spread_bits(point, dps):
+    """The bits that enclose every eigenvalue of J H J on T to `dps` digits: log2(λ_max/λ_min) beyond bits_for(dps),
+    and a guard (the balls' error is about 2^-prec·λ_max, absolute); 0 when the point has no finite positive λ_min."""
+    spectrum = point.spectrum
+    top, bottom = getattr(spectrum, "lambda_max", None), getattr(spectrum, "lambda_min", None)
+    if not isinstance(top, flint.arb) or not isinstance(bottom, flint.arb) or not bottom > 0 or not top.is_finite():
+        return 0
+    return bits_for(dps) + GUARD_BITS + int(math.ceil(float(arb_to_mpf((top / bottom).log() / flint.arb(2).log()))))
+
+
+GUARD_BITS = 64
 
 
 def _on_exact_point(tree, case, bits, max_bits):
