@@ -264,32 +264,26 @@ def test_the_tied_pairs_test_is_not_vacuous():
     assert [t for t in TIED if decide_exactly(parse_claim(t, (5, 5)), case) is None] == []
 
 
-def test_eigenvalues_beyond_float64s_range_are_decided_with_their_margin(monkeypatch):
+def test_eigenvalues_beyond_float64s_range_are_decided_with_their_margin():
     """λ(2)/λ(3) ≈ e^362 here, λ(3) far below 1e-308: the balls' float64 starts merge such eigenvalues. The balls at
-    the precision that spans λ_max/λ_min decide the claim, with its true margin ln(λ(2)/λ(3)); where the balls could
-    not split them (no cluster splitting, no jump in precision: the route before), the balls of the exact quantities
-    did, with the same margin (the climb to the precision limit took 1.8 s to end in a tie's margin 0, 9 s at n = 8)."""
-    from verify.claims.certificates import counterexample
-    from verify.numerics import eigenballs
+    the precision that spans λ_max/λ_min decide the claim, with its true margin ln(λ(2)/λ(3)); so do the balls of the
+    exact quantities (`_on_exact_point`, the route where the balls could not split them; before it, the climb to the
+    precision limit took 1.8 s to end in a tie's margin 0, 9 s at n = 8)."""
+    from verify.claims.certificates.counterexample import _on_exact_point
 
     logits, h = [-700, -700, -363, 0, -510], [38685626227668133590597632, 1, 13, 7, 576460752303423488]
     case = make_case(logits=logits, H=diagonal(*h))
     with mp.workdps(1000):
         lam = _spectrum_on_t(logits, diagonal(*h), dps=1000)[0]
-        for split in (True, False):
-            used = []
-            if not split:
-                monkeypatch.setattr(eigenballs, "SPLIT_ROUNDS", 0)
-                monkeypatch.setattr(counterexample, "_spread_bits", lambda *args: 0)
-                on_exact = counterexample._on_exact_point
-                monkeypatch.setattr(counterexample, "_on_exact_point",
-                                    lambda *args: used.append(args[2]) or on_exact(*args))
-            result = decide_on_case("lambda(2) >= lambda(3)", case)
-            strict = decide_on_case("lambda(2) < lambda(3)", case)
-            assert bool(used) is not split and result.decided and result.holds and strict.decided and not strict.holds
-            assert abs(mp.mpf(result.margin) - mp.log(lam[1] / lam[2])) < mp.mpf("1e-15")
-            shown = dict(result.values)  # the values read, from the balls that decided (the digits' were NaN)
-            assert abs(mp.mpf(shown["lambda(3)"]) / lam[2] - 1) < mp.mpf("1e-15")
+        result = decide_on_case("lambda(2) >= lambda(3)", case)
+        strict = decide_on_case("lambda(2) < lambda(3)", case)
+        assert result.decided and result.holds and strict.decided and not strict.holds
+        assert abs(mp.mpf(result.margin) - mp.log(lam[1] / lam[2])) < mp.mpf("1e-15")
+        shown = dict(result.values)  # the values read, from the balls that decided (the digits' were NaN)
+        assert abs(mp.mpf(shown["lambda(3)"]) / lam[2] - 1) < mp.mpf("1e-15")
+        outcome, _, _ = _on_exact_point(parse_claim("lambda(2) >= lambda(3)", (5, 5)), case, 256, 1 << 15)
+        assert outcome.decided and outcome.holds
+        assert abs(mp.mpf(outcome.margin.mid().str(30, radius=False)) - mp.log(lam[1] / lam[2])) < mp.mpf("1e-15")
 
 
 POINTED = ("lambda_min <= mu_T * z_max**2", "kappa >= (L_T/mu_T)*R**-2", "log(lambda_max) < log(L) + 2*log(z_max)",
@@ -349,22 +343,16 @@ FAR = {"z": ["0.99999", "1e-400", "1e-300", "1e-5"], "H": diagonal(2, 3, 5, "1e2
     ({}, "lambda(2) >= lambda(3) and mu < 2.2", mp.log(mp.mpf("1.1"))),
     ({}, "lambda(2) >= lambda(3) and L > 9e19", mp.log(mp.mpf(10) / 9)),
     ({"mu": "1.5", "L": "2e20"}, "lambda(2) >= lambda(3) and mu < 1.6 and L > 1.9e20", mp.log(mp.mpf(2) / mp.mpf("1.9")))])
-def test_the_exact_point_reads_l_and_mu_of_h_or_as_given(monkeypatch, given, text, margin):
+def test_the_exact_point_reads_l_and_mu_of_h_or_as_given(given, text, margin):
     """At a case given as z with eigenvalues far below float64's range, the exact point decides; its L and μ are H's
     extremes on Rⁿ (not on T), or the case's own L and μ when given."""
     from verify.claims.certificates import counterexample
 
-    from verify.numerics import eigenballs
-
-    monkeypatch.setattr(eigenballs, "SPLIT_ROUNDS", 0)  # the balls cannot split λ(2) from λ(3) (the route before)
-    monkeypatch.setattr(counterexample, "_spread_bits", lambda *args: 0)
-    used = []
-    on_exact = counterexample._on_exact_point
-    monkeypatch.setattr(counterexample, "_on_exact_point", lambda *args: used.append(args[2]) or on_exact(*args))
-    result = decide_on_case(text, make_case(**FAR, **given))
-    assert used and result.decided and result.holds and abs(mp.mpf(result.margin) - margin) < mp.mpf("1e-15"), result
-    monkeypatch.undo()
-    balls = decide_on_case(text, make_case(**FAR, **given))  # the balls at the spread's precision: the same margin
+    case = make_case(**FAR, **given)
+    outcome, _, _ = counterexample._on_exact_point(parse_claim(text, (4, 4)), case, 256, 1 << 15)
+    assert outcome.decided and outcome.holds
+    assert abs(mp.mpf(outcome.margin.mid().str(30, radius=False)) - margin) < mp.mpf("1e-15"), outcome
+    balls = decide_on_case(text, case)  # the balls at the spread's precision: the same margin
     assert balls.decided and balls.holds and abs(mp.mpf(balls.margin) - margin) < mp.mpf("1e-15"), balls
 
 

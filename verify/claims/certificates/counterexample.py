@@ -73,6 +73,9 @@ def decide_rigorously(tree, case, dps, max_bits=None):
         if spread > 2 * bits:  # eigenvalues spread beyond the precision: first the precision that encloses them all
             bits = min(spread, max_bits)  # (logits to −700 and H to 1e22 at n = 8: 2,300 bits, 0.05 s; the exact
             continue  # route's λ polynomial, of degree 700 in e, took 12 s to build)
+        if outcome.status == UNDECIDED and not ties_checked and not spread and bits == bits_for(dps):
+            bits *= 2  # the extremes not enclosed yet (μ of H, λ_min): one more precision encloses them, and the spread
+            continue  # with them, before the exact route (4 s at a cond(H) = 1e28 case cases() drew)
         exact = exact_outcome(tree, case, ties_only=outcome.status != TIGHT) if not ties_checked else None
         ties_checked = True
         if exact is not None:  # a tie: no precision separates its sides
@@ -86,12 +89,16 @@ def decide_rigorously(tree, case, dps, max_bits=None):
 
 def _spread_bits(point, dps):
     """The bits that enclose every eigenvalue of J H J on T to `dps` digits: log2(λ_max/λ_min) beyond bits_for(dps),
-    and a guard (the balls' error is about 2^-prec·λ_max, absolute); 0 when the point has no finite positive λ_min."""
+    and a guard (the balls' error is about 2^-prec·λ_max, absolute); where λ_min is not enclosed, its bound
+    (L/μ)·R² (F6: μ z_min² ≤ λ ≤ L z_max²); 0 when neither is at hand."""
     spectrum = point.spectrum
-    top, bottom = getattr(spectrum, "lambda_max", None), getattr(spectrum, "lambda_min", None)
-    if not isinstance(top, flint.arb) or not isinstance(bottom, flint.arb) or not bottom > 0 or not top.is_finite():
-        return 0
-    return bits_for(dps) + GUARD_BITS + int(math.ceil(float(arb_to_mpf((top / bottom).log() / flint.arb(2).log()))))
+    for top, bottom in (("lambda_max", "lambda_min"), ("L_amb", "mu_amb")):
+        high, low = getattr(spectrum, top, None), getattr(spectrum, bottom, None)
+        if isinstance(high, flint.arb) and isinstance(low, flint.arb) and low > 0 and high.is_finite():
+            ratio = high / low if top == "lambda_max" else high / low * getattr(spectrum, "R", flint.arb("nan")) ** 2
+            if ratio.is_finite():
+                return bits_for(dps) + GUARD_BITS + int(math.ceil(float(arb_to_mpf(ratio.log() / flint.arb(2).log()))))
+    return 0
 
 
 GUARD_BITS = 64
