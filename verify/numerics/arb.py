@@ -57,22 +57,24 @@ def top_eigenvalue(M):
     residual = M * x - theta * x
     squared = (residual.transpose() * residual)[0, 0] / ((x.transpose() * x)[0, 0] * theta**2)
     rel_err = math.sqrt(_upper(squared))
+    rel_err += math.ldexp(1.0, max(16 - flint.ctx.prec, -1070))  # the iteration's own rounding (and never 0)
     if float(arb_to_mpf(theta / scale)) < w[-1] * (1 - 1e-6) or not _above_all(M, theta, rel_err):
         return _top_eigenvalue_dense(M)
     return arb_to_mpf(theta), rel_err
 
 
 def _above_all(M, theta, rel_err):
-    """Whether θ(1 + 2·rel_err) + 2^(16−prec)·|θ| is certainly above every eigenvalue of M (its difference with M
-    positive definite: every pivot of its LDLᵀ in balls > 0). The residual puts SOME eigenvalue within rel_err of θ;
-    from a float64 start, Rayleigh-quotient iteration can settle on one just below the top (a gap of 2^-60 at
-    H = diag(1, 1 + 2^-60, 1), where L_T then read 1 and the true λ(1) <= L_T*z(1)**2 came back failing)."""
+    """Whether θ(1 + rel_err) is certainly above every eigenvalue of M (its difference with M positive definite:
+    every pivot of its LDLᵀ in balls > 0), so that λ_max lies in θ(1 ± rel_err): the residual puts only SOME
+    eigenvalue within rel_err of θ, and from a float64 start Rayleigh-quotient iteration can settle on one just below
+    the top (a gap of 2^-60 at H = diag(1, 1 + 2^-60, 1), where L_T then read 1 and the true λ(1) <= L_T*z(1)**2
+    came back failing)."""
     from verify.numerics.definite import ldl_signs
 
     if not math.isfinite(rel_err) or not theta.is_finite():
         return False
     n = M.nrows()
-    top = theta + abs(theta) * (2 * flint.arb(rel_err) + flint.arb(2) ** (16 - flint.ctx.prec))
+    top = theta + abs(theta) * flint.arb(rel_err)
     return ldl_signs([[(top if i == j else 0) - M[i, j] for j in range(n)] for i in range(n)]) == 1
 
 
