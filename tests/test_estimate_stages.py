@@ -35,6 +35,12 @@ CASES = {
     "H = I + 2^45 wwT": ([0, -1, -2, -3], rank_one(2**45, [E60 + Fraction(1, 2**20) - Fraction(1, 2**60), 1, 1, 1])),
     "H = I + 2^40 11T": ([0, -1, -2, -3], rank_one(2**40, [1, 1, 1, 1])),
     "cond(H) = 2^60": ([0, -31, -52], diagonal(2**60, 2**60, 1)),
+    "H = 2^39 11T + diag(3, 3, 1, 3, 1), uniform z": ([0] * 5, [[2**39 * Fraction(1) + (d if i == j else 0)
+                                                                for j, d in enumerate((3, 3, 1, 3, 1))] for i in range(5)]),
+    "mu = mu_T = 1e-40, float64 sees H singular": ([0, -1, -2], [[Fraction(u * w + v * x, 3) + (Fraction(1, 10**40)
+                                                                  if i == j else 0) for j, (w, x) in
+                                                                  enumerate(zip((1, 1, 1), (2, -1, 0)))]
+                                                                 for i, (u, v) in enumerate(zip((1, 1, 1), (2, -1, 0)))]),
     "n = 2, cond(H) = 2^53": ([0, -700], diagonal(2**54, 2)),
 }
 NAMES = ("lambda_max", "lambda_min", "kappa", "L_T", "mu_T", "L", "mu", "R")  # and z(k), j(k), λ(k)
@@ -72,7 +78,8 @@ def test_every_estimate_ball_contains_the_true_value_or_is_undecided(name):
     ("near-tie at the top of H^-1", "mu_T*j_min**2 <= lambda_min"),
     ("L and L_T both near-tied", "L_T <= L"),
     ("2^60 and 2^60 + 1", "L_T <= L"),
-    ("n = 2, cond(H) = 2^53", "kappa >= 1")])
+    ("n = 2, cond(H) = 2^53", "kappa >= 1"),
+    ("mu = mu_T = 1e-40, float64 sees H singular", "mu <= mu_T")])
 def test_true_claims_of_the_paper_hold_where_an_estimate_stage_once_refuted_them(name, text):
     result = decide_on_case(text, case_of(name))
     assert result.decided and result.holds, result

@@ -59,7 +59,8 @@ def top_eigenvalue(M):
     rel_err = math.sqrt(_upper(squared))
     rel_err += math.ldexp(1.0, max(16 - flint.ctx.prec, -1070))  # the iteration's own rounding (and never 0)
     if float(arb_to_mpf(theta / scale)) < w[-1] * (1 - 1e-6) or not _above_all(M, theta, rel_err):
-        return _top_eigenvalue_dense(M)
+        value, dense_err = _top_eigenvalue_dense(M)
+        return value, max(rel_err, dense_err)  # M's own width, which the residual measured, stays in the error
     return arb_to_mpf(theta), rel_err
 
 
@@ -79,11 +80,16 @@ def _above_all(M, theta, rel_err):
 
 
 def _top_eigenvalue_dense(M):
-    """Fallback when RQI lands on another eigenvalue: mpmath's full solve at the same precision."""
+    """Fallback when RQI lands on another eigenvalue, or its top cannot be confirmed: mpmath's full solve of M's
+    midpoints at the same precision, with a relative error of M's radii (Weyl: ‖rad M‖_F moves every eigenvalue at
+    most that far) and of the solve's own rounding."""
     n = M.nrows()
     with mp.workprec(flint.ctx.prec):
         A = mp.matrix([[arb_to_mpf(M[i, j]) for j in range(n)] for i in range(n)])
-        return max(mp.eigsy(A, eigvals_only=True)), float(mp.mpf(2) ** (-flint.ctx.prec + 8 + n))
+        top = max(mp.eigsy(A, eigvals_only=True))
+        width = mp.sqrt(mp.fsum(arb_to_mpf(M[i, j].rad()) ** 2 for i in range(n) for j in range(n)))
+        rounding = mp.ldexp(mp.mpf(1), -flint.ctx.prec + 8 + n)
+        return top, float(width / abs(top) + rounding) if top != 0 else math.inf
 
 
 def _upper(a):

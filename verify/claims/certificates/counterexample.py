@@ -12,6 +12,7 @@ import flint
 import mpmath as mp
 
 from verify.claims.cases.structured import MAX_FORALL_VALUES, StructuredCase, decidable
+from verify.claims.exact import EXACT_MAX_N
 from verify.claims.certificates.format import side_matches, side_text
 from verify.claims.language.balls import POSSIBLY_UNDEFINED, UNDEFINED, Balls
 from verify.claims.language.evaluate import decide, value
@@ -69,11 +70,12 @@ def decide_rigorously(tree, case, dps, max_bits=None):
             return outcome, point, bits
         if bits * 2 > max_bits:
             return exact_outcome(tree, case) or outcome, point, bits
-        spread = _spread_bits(point, dps) if outcome.status == UNDECIDED and not ties_checked else 0
-        if spread > 2 * bits:  # eigenvalues spread beyond the precision: first the precision that encloses them all
-            bits = min(spread, max_bits)  # (logits to −700 and H to 1e22 at n = 8: 2,300 bits, 0.05 s; the exact
-            continue  # route's λ polynomial, of degree 700 in e, took 12 s to build)
-        if outcome.status == UNDECIDED and not ties_checked and not spread and bits == bits_for(dps):
+        early = outcome.status == UNDECIDED and not ties_checked and case.n <= EXACT_MAX_N  # where the exact route
+        spread = _spread_bits(point, dps) if early else 0  # is the alternative: beyond, doubling as before
+        if 2 * bits < spread <= max_bits:  # eigenvalues spread beyond the precision: first the precision that encloses
+            bits = spread  # them all (logits to −700 and H to 1e22 at n = 8: 2,300 bits, 0.05 s; the exact route's
+            continue  # λ polynomial, of degree 700 in e, took 12 s to build)
+        if early and not spread and bits == bits_for(dps):
             bits *= 2  # the extremes not enclosed yet (μ of H, λ_min): one more precision encloses them, and the spread
             continue  # with them, before the exact route (4 s at a cond(H) = 1e28 case cases() drew)
         exact = exact_outcome(tree, case, ties_only=outcome.status != TIGHT) if not ties_checked else None
