@@ -415,3 +415,15 @@ def test_eigenvalues_spread_beyond_the_precision_are_decided_by_balls_at_the_pre
         point = ball_point(case, ball_spectrum(case, frozenset({"curvature", "lam"})), bits)
         for k in range(1, case.n):
             assert contains(point.get("lambda", k), reference[k - 1], 80), k  # the reference: 90 digits of λ(7)
+
+
+def test_sides_closer_than_the_balls_can_tell_are_no_tie_and_show_their_margin():
+    """At logits −135, 0, −38 and H = diag(7, 15, 15), μ_T j(2)² and λ(2) differ by 4e-86: the balls at 50 digits
+    read them tight, and the exact route decides; its margin 0 contradicted its verdicts (`==` failing with margin 0,
+    `<` holding with margin 0). The balls of the exact quantities give the margin, agreeing with mpmath at 300 digits."""
+    case = make_case(logits=[-135, 0, -38], H=diagonal(7, 15, 15))
+    strict, equal = (decide_on_case(f"mu_T * j(2)**2 {op} lambda(2)", case) for op in ("<", "=="))
+    precise = decide_on_case("mu_T * j(2)**2 < lambda(2)", case, dps=300)
+    assert strict.decided and strict.holds and equal.decided and not equal.holds
+    assert mp.mpf(strict.margin) > 0 and mp.mpf(equal.margin) < 0
+    assert abs(mp.mpf(strict.margin) / mp.mpf(precise.margin) - 1) < mp.mpf("1e-15"), (strict, precise)
