@@ -427,3 +427,15 @@ def test_sides_closer_than_the_balls_can_tell_are_no_tie_and_show_their_margin()
     assert strict.decided and strict.holds and equal.decided and not equal.holds
     assert mp.mpf(strict.margin) > 0 and mp.mpf(equal.margin) < 0
     assert abs(mp.mpf(strict.margin) / mp.mpf(precise.margin) - 1) < mp.mpf("1e-15"), (strict, precise)
+
+
+def test_a_tie_at_a_structured_case_is_decided_by_its_closed_form():
+    """A structured case (n up to 10⁶, closed-form spectrum) has no exact point: the margin of an exact decision there
+    is its closed form's (the exact point's lookup raised AttributeError; benchmarks/soundness.py found it)."""
+    from verify.claims.cases.structured import structured_cases
+    from verify.claims.certificates.counterexample import decide_rigorously
+
+    tree = parse_claim("forall k in 1..n-1: 2 * z(k) <= 2 * z(k)", (2, 10**6))
+    for case in list(structured_cases((2, 10**6), "spd", ()))[:12]:
+        outcome, _, _ = decide_rigorously(tree, case, 20, max_bits=1024)
+        assert outcome.decided and outcome.holds, case
