@@ -147,3 +147,18 @@ def test_drawing_an_example_writes_nothing_into_the_current_folder(tmp_path):
                           cwd=work, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert not list(work.iterdir())
+
+
+@settings(max_examples=40, deadline=None)
+@given(cases(min_n=2, max_n=8))
+def test_a_drawn_cases_repr_rebuilds_it_with_make_case(case):
+    """A failing example's repr is what a user copies to reproduce it: `make_case(...)` with every number exact (the
+    repr cut H's rows with "…", so a failing case could not be rebuilt from Hypothesis's report)."""
+    import ast
+
+    from verify import make_case
+
+    call = ast.parse(repr(case), mode="eval").body
+    assert isinstance(call, ast.Call) and call.func.id == "make_case", repr(case)[:200]
+    rebuilt = make_case(**{keyword.arg: ast.literal_eval(keyword.value) for keyword in call.keywords})
+    assert rebuilt.logits == case.logits and rebuilt.H == case.H

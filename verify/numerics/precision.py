@@ -230,6 +230,13 @@ def to_arb(x):
     return flint.arb(flint.arf((-man if sign else man, int(exp))))
 
 
+def terminates(x):
+    """Whether the rational x has an exact decimal string (its denominator is 2^a·5^b): `exact_decimal` is then exact."""
+    x = Fraction(x)
+    rest = x.denominator >> ((x.denominator & -x.denominator).bit_length() - 1)
+    return _multiplicity(rest, 5)[1] == 1
+
+
 def exact_decimal(x):
     """The exact decimal string of a rational whose denominator is 2^a·5^b (floats, decimal input);
     another rational is written to 60 significant digits. Big integers are written through Decimal

@@ -1,16 +1,13 @@
 """One configuration of Theorem 2: coefficients (z or logits), H and optional L, μ.
 
-The case-file format is also the `inputs` of a certificate:
-    {"z": [...]} or {"logits": [...]}, "H": [[...]], optional "L", "mu";
-numbers are JSON numbers or decimal strings, kept as exact rationals (a JSON number is read
-as the decimal it is written as); each computation converts them once, at its own precision.
-
+The case-file format is also the `inputs` of a certificate: {"z": [...]} or {"logits": [...]}, "H": [[...]],
+optional "L", "mu"; numbers are JSON numbers or decimal strings, kept as exact rationals (a JSON number is read as
+the decimal it is written as); each computation converts them once, at its own precision.
 Bounds (each refused in one line that names the fix):
 - a file of at most MAX_FILE_BYTES = 64 MiB (n = 1000 with 30-digit entries is about 35 MB);
-- at most MAX_TOKENS = 10,000 coefficients (`spectrum`'s largest size: its secular work is O(n²), about 15 s
-  here at this n; 100,000 took 20 minutes), and with H
-  at most MAX_MATRIX_N = 1000 (case mode's benchmarked size: reading H takes 5 s; 64 MiB of one-digit
-  entries would be n ≈ 5,800, minutes of work and gigabytes of exact rationals);
+- at most MAX_TOKENS = 10,000 coefficients (`spectrum`'s largest size: its secular work is O(n²), about 15 s here
+  at this n; 100,000 took 20 minutes), and with H at most MAX_MATRIX_N = 1000 (case mode's benchmarked size:
+  reading H takes 5 s; 64 MiB of one-digit entries would be n ≈ 5,800, minutes of work, gigabytes of rationals);
 - the keys above and no others (a misspelled key is refused with the nearest valid one);
 - every number within `verify.numerics.precision`'s bounds (10,000 digits, exponents of ±100,000);
 - |logit| ≤ 10⁶ (coefficients down to e^(−2·10⁶)), |H_ij|, L, μ ≤ 10³⁰⁰ (float64's range);
@@ -30,7 +27,7 @@ from verify.base.errors import InputError
 from verify.base.files import read_bounded
 from verify.claims.cases.entries import Entries
 from verify.numerics.definite import EXACT_MAX, positive_definite
-from verify.numerics.precision import Log, exact_decimal, parse_number, to_float
+from verify.numerics.precision import Log, exact_decimal, parse_number, terminates, to_float
 from verify.base.printable import shown
 
 LOGIT_LIMIT = 10**6  # |logit| bound: coefficients down to e^(−2·10⁶) are fine, 1e308 is a typo
@@ -40,17 +37,16 @@ MAX_TOKENS = 10_000  # coefficients of a case (spectrum at this n: about 15 s; t
 MAX_COEFFICIENT_BITS = 30_000_000  # bits of the coefficients' exact rationals, in all (about 9 million digits)
 MAX_MATRIX_N = 1000  # rows of H (n² exact rationals; case mode's benchmarked size)
 KEYS = ("z", "logits", "H", "L", "mu")
+REBUILT = 4000  # characters of a repr that rebuilds the case, at most (a drawn case of 8 tokens: about 1,500)
 
 
 @dataclass(frozen=True)
 class Case:
-    """A hashable record of exact numbers: logits (Fractions, or `Log(z_k)` when z was given), H's rows,
-    optional L, μ, and which of z / logits the user gave.
-
-    A case whose H holds float64 values (the search's random cases, the corners, the drawn cases whose entries fit
-    float64) keeps them as one read-only float64 array, each entry exactly the rational it denotes: its rows of
-    Fractions are built only when something reads `H` (10⁶ Fractions take seconds at n = 1000), and its hash,
-    equality and float copy come from the array."""
+    """A hashable record of exact numbers: logits (Fractions, or `Log(z_k)` when z was given), H's rows, optional L,
+    μ, and which of z / logits the user gave. A case whose H holds float64 values (the search's random cases, the
+    corners, drawn cases whose entries fit float64) keeps them as one read-only float64 array, each entry exactly the
+    rational it denotes: its rows of Fractions are built only when something reads `H` (10⁶ Fractions take seconds
+    at n = 1000), and its hash, equality and float copy come from the array."""
 
     logits: tuple  # Fraction; when z is given, Log(z_k) (softmax of it is z renormalised)
     H: tuple  # rows of Fraction (built on first use when the case holds H as an exact float64 array)
@@ -117,11 +113,9 @@ class Case:
         return s - np.log(np.sum(np.exp(s)))
 
     def H_float(self):
-        """H in float64 (a copy: the caller may change it), converted once per case (n² Fractions at n = 1000 take
-        a second)."""
+        """H in float64 (a copy: the caller may change it), converted once per case (10⁶ Fractions take a second)."""
         cached = self.__dict__.get("_H_exact")
-        if cached is None:
-            cached = self.__dict__.get("_H_float")
+        cached = self.__dict__.get("_H_float") if cached is None else cached
         if cached is None:
             cached = np.array([[float(v) for v in row] for row in self.H])
             object.__setattr__(self, "_H_float", cached)
@@ -140,7 +134,13 @@ class Case:
         return out
 
     def __repr__(self):
-        """Bounded and safe whatever the numbers (a 5,000-digit entry has no str in Python)."""
+        """`make_case(...)` with every number exact, which rebuilds the case (a failing example Hypothesis prints), up
+        to REBUILT characters; else bounded and safe whatever the numbers (a 5,000-digit entry has no str in Python)."""
+        numbers = [*(v.of if self.given == "z" else v for v in self.logits), *(self.L, self.mu), *sum(self.H or (), ())]
+        if self.n <= 16 and self.H is not None and all(terminates(v) for v in numbers if v is not None):
+            rebuilt = "make_case(" + ", ".join(f"{k}={v!r}" for k, v in self.inputs().items()) + ")"
+            if len(rebuilt) <= REBUILT:
+                return rebuilt
         return (f"Case(n={self.n}, given={self.given!r}, logits={shown(list(self.logits), 120)}, "
                 f"H={shown(None if self.H is None else list(self.H), 120)}, L={shown(self.L)}, mu={shown(self.mu)})")
 
