@@ -78,6 +78,14 @@ MUTATIONS = {  # name: (file, code, the mutated code)
     "a case's balls kept without their precision": ("verify/claims/language/values.py",
                                                     "_ball_spectrum(case, frozenset(needs), flint.ctx.prec)",
                                                     "_ball_spectrum(case, frozenset(needs), 128)"),
+    "precise λ(k) without their enclosure's radii": ("verify/claims/language/values.py",
+                                                     "10.0 ** -(q.dps + 15), q.lam_err)", "10.0 ** -(q.dps + 15))"),
+    "top eigenvalue not confirmed by LDLᵀ": ("verify/numerics/arb.py", "or not _above_all(M, theta, rel_err):", ":"),
+    "dense top eigenvalue without M's radii": ("verify/numerics/arb.py", "float(width / abs(top) + rounding)",
+                                               "float(rounding)"),
+    "float estimates used at any relative error": ("verify/claims/language/values.py",
+                                                   "UNUSABLE_REL_ERR = 0.125", "UNUSABLE_REL_ERR = float('inf')"),
+    "no re-split of a cluster's small members": ("verify/numerics/eigenballs.py", "MAX_BANDS = 16", "MAX_BANDS = 0"),
 }
 SOUNDNESS = ("tests/test_soundness.py", "-k", "agree_at_exact_points or proved_for_every_n")
 
