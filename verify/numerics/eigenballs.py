@@ -48,10 +48,12 @@ def symmetric_eigenvalue_balls(M, N=None, wanted=None):
     wanted = set(range(n) if wanted is None else wanted)
     X = _orthonormal(A, B, _refined_vectors(A, B, flint.arb_mat(_start(A, B).tolist()), wanted))
     values, unresolved = _enclose(M_s, N_s, X)
+    before = None
     for _ in range(SPLIT_ROUNDS):
         clusters = [columns for columns, positions in unresolved if positions & wanted]
-        if values is None or not clusters:
-            break
+        if values is None or not clusters or clusters == before:  # (the same clusters again: a round changed
+            break  # nothing this precision can tell, and more rounds would not either)
+        before = clusters
         for columns in clusters:
             X = _split(A, X, columns)
         X = _orthonormal(A, B, _refined_vectors(A, B, X, wanted))  # split clusters no longer stall the refinement
