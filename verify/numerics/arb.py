@@ -83,11 +83,13 @@ def _top_eigenvalue_dense(M):
     """Fallback when RQI lands on another eigenvalue, or its top cannot be confirmed: mpmath's full solve of M's
     midpoints at the same precision, with a relative error of M's radii (Weyl: ‖rad M‖_F moves every eigenvalue at
     most that far) and of the solve's own rounding."""
+    from verify.numerics.eigenballs import frobenius_upper
+
     n = M.nrows()
     with mp.workprec(flint.ctx.prec):
         A = mp.matrix([[arb_to_mpf(M[i, j]) for j in range(n)] for i in range(n)])
         top = max(mp.eigsy(A, eigvals_only=True))
-        width = mp.sqrt(mp.fsum(arb_to_mpf(M[i, j].rad()) ** 2 for i in range(n) for j in range(n)))
+        width = arb_to_mpf(frobenius_upper(M - M.mid()))
         rounding = mp.ldexp(mp.mpf(1), -flint.ctx.prec + 8 + n)
         return top, float(width / abs(top) + rounding) if top != 0 else math.inf
 

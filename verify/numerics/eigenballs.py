@@ -27,6 +27,8 @@ import numpy as np
 MAX_STEPS = 16  # Ogita–Aishima steps at most (each doubles the correct bits of a separated pair)
 FLOOR_BITS = 8  # couplings below 2^(FLOOR_BITS − prec)·max|g| count as resolved
 ORTHONORMAL_PASSES = 8  # second-order Gram–Schmidt passes at most (each squares the orthogonality error)
+BAND_BITS = 45  # a split cluster's members this far below its largest are split again at their own scale
+MAX_BANDS = 16  # bands of magnitude split in turn within one cluster, at most
 SPLIT_ROUNDS = 4  # rounds of cluster splitting at most (each resolves about 50 more bits of relative spread)
 
 
@@ -179,7 +181,7 @@ def _orthonormal(A, B, X):
     tolerance = flint.arb(2) ** (FLOOR_BITS - flint.ctx.prec)
     for _ in range(ORTHONORMAL_PASSES):
         R = (_identity(n) - X.transpose() * (X if B is None else B * X)).mid()
-        if _frobenius_upper(R) <= tolerance:
+        if frobenius_upper(R) <= tolerance:
             break
         U = flint.arb_mat(n, n)
         for i in range(n):
@@ -230,9 +232,6 @@ def _diagonal(M):
     return [M[i, i].mid() for i in range(M.nrows())]
 
 
-MAX_BANDS = 16  # bands of magnitude split in turn within one cluster, at most
-
-
 def _enclose(M, N, X):
     """(balls, unresolved): the Weyl–Ostrowski balls of the module docstring, increasing, from the points X
     (None if δ ≥ 1), and for each cluster whose midpoints' own spread is above the resolution floor (what a
@@ -241,7 +240,7 @@ def _enclose(M, N, X):
     n = M.nrows()
     S = X.transpose() * (X if N is None else N * X)
     G = X.transpose() * M * X
-    delta = _frobenius_upper(S - _identity(n))
+    delta = frobenius_upper(S - _identity(n))
     if not delta < 1 or not all(G[i, j].is_finite() for i in range(n) for j in range(n)):
         return None, []
     g = [G[i, i].mid() for i in range(n)]
@@ -286,10 +285,7 @@ def _clusters(G, floor):
     return [list(np.flatnonzero(labels == label)) for label in range(labels.max() + 1)]
 
 
-BAND_BITS = 45  # a split cluster's members this far below its largest are split again at their own scale
-
-
-def _frobenius_upper(E):
+def frobenius_upper(E):
     """An exact upper bound (a point ball) of ‖E‖_F for every matrix in the arb_mat E."""
     total = flint.arb(0)
     for i in range(E.nrows()):

@@ -232,9 +232,14 @@ def to_arb(x):
 
 def terminates(x):
     """Whether the rational x has an exact decimal string (its denominator is 2^a·5^b): `exact_decimal` is then exact."""
-    x = Fraction(x)
-    rest = x.denominator >> ((x.denominator & -x.denominator).bit_length() - 1)
-    return _multiplicity(rest, 5)[1] == 1
+    return _twos_fives(Fraction(x).denominator)[2] == 1
+
+
+def _twos_fives(denominator):
+    """(a, b, rest) with denominator = 2^a·5^b·rest."""
+    twos = (denominator & -denominator).bit_length() - 1
+    fives, rest = _multiplicity(denominator >> twos, 5)
+    return twos, fives, rest
 
 
 def exact_decimal(x):
@@ -244,8 +249,7 @@ def exact_decimal(x):
     x = Fraction(x)
     if x.denominator == 1:
         return str(Decimal(x.numerator))
-    twos = (x.denominator & -x.denominator).bit_length() - 1
-    fives, rest = _multiplicity(x.denominator >> twos, 5)
+    twos, fives, rest = _twos_fives(x.denominator)
     if rest != 1:
         with mp.workdps(60):
             return mp.nstr(to_mpf(x), 60)

@@ -136,8 +136,8 @@ class Case:
     def __repr__(self):
         """`make_case(...)` with every number exact, which rebuilds the case (a failing example Hypothesis prints), up
         to REBUILT characters; else bounded and safe whatever the numbers (a 5,000-digit entry has no str in Python)."""
-        numbers = [*(v.of if self.given == "z" else v for v in self.logits), *(self.L, self.mu), *sum(self.H or (), ())]
-        if self.n <= 16 and self.H is not None and all(terminates(v) for v in numbers if v is not None):
+        if self.n <= 16 and self.H is not None and all(terminates(v) for v in (  # (the size first: no large H is read)
+                *(v.of if self.given == "z" else v for v in self.logits), self.L, self.mu, *sum(self.H, ())) if v is not None):
             rebuilt = "make_case(" + ", ".join(f"{k}={v!r}" for k, v in self.inputs().items()) + ")"
             if len(rebuilt) <= REBUILT:
                 return rebuilt

@@ -131,9 +131,8 @@ def _with_its_margin(tree, case, exact, point, bits, max_bits):
 
 def _on_exact_point(tree, case, bits, max_bits):
     """(outcome, point, bits) decided on the balls of the case's exact quantities (verify.claims.exact.exact_point), the
-    precision doubled up to `max_bits`, or None. Where the balls enclose no margin at two precisions in a row, their
-    float64 starts have merged eigenvalues beyond float64's range, and no precision helps: climbing to the limit took
-    9 s at logits 0 to −700 (n = 8), to end in the exact route's decision with margin 0 where the claim is no tie."""
+    precision doubled up to `max_bits`, or None: where the case's own balls enclosed no margin at two precisions in a
+    row (after the rise to the spread's precision), and for the margin of the exact route's decision."""
     from verify.claims.exact import exact_point
 
     read = names(tree)
