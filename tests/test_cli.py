@@ -357,3 +357,35 @@ def test_the_table_names_the_pieces_that_rest_on_the_solvers_alone():
     assert _kind_text(mixed) == "algebraic identity, except on n = 2: Z3 and cvc5 alone"
     whole = ProofEvidence("proved", "every n ≥ 2", pieces=pieces[1:], kind="algebraic identity")
     assert _kind_text(whole) == "algebraic identity"
+
+
+EXIT_SCRIPT = """
+import atexit, sys, threading, time
+from verify.commandline.cli import _exit_without_teardown
+atexit.register(lambda: print("the exit handler ran", flush=True))
+if sys.argv[1] == "thread":
+    threading.Thread(target=time.sleep, args=(0.2,)).start()
+print("output before the exit", end="")
+_exit_without_teardown(3)
+print(" and after it: the interpreter's own ending")
+"""
+
+
+@pytest.mark.parametrize("threads", ["none", "thread"])
+def test_the_program_ends_with_its_exit_handlers_run_and_its_output_flushed(tmp_path, threads):
+    """The command line ends without the interpreter's teardown (os._exit), after the exit handlers and a flush of
+    the output; where a thread is still alive it returns, and the interpreter ends as usual (waiting for it, then
+    running the handlers)."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    done = subprocess.run([sys.executable, "-c", EXIT_SCRIPT, threads], capture_output=True, text=True, cwd=ROOT,
+                          timeout=60)
+    if threads == "none":
+        assert (done.returncode, done.stdout) == (3, "output before the exitthe exit handler ran\n"), done
+    else:
+        assert done.returncode == 0, done
+        assert done.stdout == "output before the exit and after it: the interpreter's own ending\nthe exit handler ran\n"
+    assert done.stderr == ""
