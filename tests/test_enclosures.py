@@ -369,3 +369,18 @@ def test_a_graded_matrixs_small_eigenvalues_are_split_from_the_largest():
         balls = symmetric_eigenvalue_balls(on_tangent(curvature_matrix_balls(case.logits, case.H)))
     for ball, value in zip(balls, reference):
         assert contains(ball, value, 100) and ball.rad() < abs(ball.mid()) * flint.arb(10) ** -25, (ball, value)
+
+
+def test_a_search_enclosure_makes_one_pass_whose_balls_contain_the_refined_ones():
+    """A search's decision asks for one pass of the ball path (refine=False): at 64 tokens and H of condition 1e30
+    the second pass, which case mode needs for λ_min's 50 digits, cost 2–3 s against the first's 0.9 s, and at an
+    exact tie no pass decides. The one pass's balls are wider, and contain the refined ones."""
+    from verify.numerics.precision import bits_for
+
+    logits, H = ["0"] * 59 + ["-700"] * 5, np.diag(10 ** np.random.default_rng(0).uniform(-15, 15, 64))
+    refined, refined_bits, _ = enclose_case(logits, H, 50)
+    once, once_bits, _ = enclose_case(logits, H, 50, refine=False)
+    assert once_bits == bits_for(60) < refined_bits
+    assert digits_of(once)["lambda_min"] < 50 <= digits_of(refined)["lambda_min"]
+    for name in ("lambda_max", "lambda_min", "L_T", "mu_T", "R"):
+        assert getattr(once, name).contains(getattr(refined, name)), name

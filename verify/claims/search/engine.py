@@ -104,13 +104,14 @@ class Decider:
 
     def _enclosure_point(self, case, needs):
         """A Point of rigorous balls from case mode's enclosure of the curvature (J's eigenvalues, when the claim reads
-        them, from the secular balls: O(n²) work)."""
+        them, from the secular balls: O(n²) work), its ball path in one pass: a decision needs the sign of the margin,
+        not case mode's `dps` digits of every quantity."""
         import dataclasses
 
         from verify.numerics.enclosures.case import enclose_case
 
         exact = case.exact_H_float()  # H's own float64 values, when it holds them: no rows of Fractions to scan
-        spectrum, bits, _ = enclose_case(case.logits, case.H if exact is None else exact, self.dps)
+        spectrum, bits, _ = enclose_case(case.logits, case.H if exact is None else exact, self.dps, refine=False)
         with flint.ctx.workprec(bits):
             if "j" in needs:
                 spectrum = dataclasses.replace(spectrum, j=ball_spectrum(case, frozenset({"j"})).j)

@@ -31,10 +31,12 @@ BALL_METHOD = ("Weyl–Ostrowski balls from Ogita–Aishima-refined eigenvectors
 KATO_TEMPLE = "Kato–Temple bounds on refined float64 eigenvectors with verified neighbour bounds"
 
 
-def enclose_case(log_z, H, dps=30):
+def enclose_case(log_z, H, dps=30, refine=True):
     """(spectrum, bits, method): a CurvatureSpectrum of Arb balls for one example, the largest precision used
     (bits) and how the balls were obtained. log_z: exact logits (any number `parse_number` takes) or `Log(z)`
-    for coefficients given as z; H: rows of exact numbers or a float64 ndarray, symmetric positive definite."""
+    for coefficients given as z; H: rows of exact numbers or a float64 ndarray, symmetric positive definite.
+    refine=False: the ball path makes one pass at its starting precision, however few digits that gives (a
+    search's decision: an exact tie stays undecided at any precision, and a second pass cost up to 5× the first)."""
     options.dps(dps)
     log_z = _log_weights(log_z)
     exact = ExactMatrix(H, len(log_z))
@@ -44,7 +46,7 @@ def enclose_case(log_z, H, dps=30):
         raise InputError("H is not positive definite; give a symmetric positive definite matrix" if decided is False else
                          "H is too close to singular to be proved positive definite; regularise or rescale it")
     if len(log_z) <= BALL_LIMIT:
-        spectrum, bits = _ball_path(log_z, rows, dps, FIELDS)
+        spectrum, bits = _ball_path(log_z, rows, dps, FIELDS, refine=refine)
         return spectrum, bits, BALL_METHOD
     try:
         spectrum, methods, bits = enclose_curvature(log_z, exact, dps)
@@ -52,18 +54,18 @@ def enclose_case(log_z, H, dps=30):
         if len(log_z) > DENSE_MAX:
             raise InputError(f"H is too ill-conditioned on T for float64 starting points at n = {len(log_z)} (beyond "
                              f"{DENSE_MAX} tokens only they are tried); regularise or rescale it") from None
-        spectrum, bits = _ball_path(log_z, rows, dps, FIELDS)
+        spectrum, bits = _ball_path(log_z, rows, dps, FIELDS, refine=refine)
         return spectrum, bits, BALL_METHOD
     except NotSeparated as reason:  # a cluster at the bottom of the spectrum: H is SPD (proved above), no gap
         if len(log_z) > DENSE_MAX:
             raise InputError(f"{reason}: H is positive definite, but its smallest eigenvalues are clustered without "
                              f"the gap Kato–Temple bounds need, and beyond {DENSE_MAX} tokens the ball path that "
                              "separates clusters is not tried; spread or regularise H's smallest eigenvalues") from None
-        spectrum, bits = _ball_path(log_z, rows, dps, FIELDS)
+        spectrum, bits = _ball_path(log_z, rows, dps, FIELDS, refine=refine)
         return spectrum, bits, BALL_METHOD
     short = [name for name in FIELDS if correct_digits(getattr(spectrum, name)) < dps]
     if short and len(log_z) <= DENSE_MAX:
-        spectrum, bits = _ball_path(log_z, rows, dps, short, spectrum, bits)
+        spectrum, bits = _ball_path(log_z, rows, dps, short, spectrum, bits, refine=refine)
         methods.update({name: "ball path" for name in short})
     recomputed = sorted({name for name, how in methods.items() if how == "ball path"})
     method = KATO_TEMPLE + (f"; {', '.join(recomputed)}: {BALL_METHOD}" if recomputed else "")
@@ -88,15 +90,16 @@ def _log_weights(log_z):
     return values
 
 
-def _ball_path(log_z, rows, dps, names, best=None, bits=None):
+def _ball_path(log_z, rows, dps, names, best=None, bits=None, refine=True):
     """(spectrum, bits): `best` with each of `names` replaced by the narrowest ball the ball path gives,
-    doubling the precision from bits_for(dps + 10) until each has `dps` correct digits or MAX_BITS."""
+    doubling the precision from bits_for(dps + 10) until each has `dps` correct digits or MAX_BITS (only the
+    first pass unless `refine`)."""
     bits = max(bits or 0, bits_for(dps + 10))
     while True:
         with flint.ctx.workprec(bits):
             found = curvature_balls(log_z, rows)
         best = found if best is None else _narrowest(best, found, names)
-        if all(correct_digits(getattr(best, name)) >= dps for name in names) or 2 * bits > MAX_BITS:
+        if not refine or all(correct_digits(getattr(best, name)) >= dps for name in names) or 2 * bits > MAX_BITS:
             break
         bits *= 2
     with flint.ctx.workprec(bits):
