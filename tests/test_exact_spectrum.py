@@ -94,3 +94,31 @@ def test_a_squarefree_polynomial_is_certified_at_an_integer_t_and_a_square_never
     factors = _squarefree_factors(squarefree * (X - T))
     assert max(m for _, m in factors) == 2 and sum(x_degree(f) * m for f, m in factors) == 5
     assert not _certainly_squarefree((X - T ** 3) ** 2 * (X + 1)) and not _certainly_squarefree(X * X - 2 * T * X + T * T)
+
+
+@pytest.mark.parametrize("text, zero", [
+    ("lambda_min <= mu_T * j_min**2", True),  # uniform z: λ_min = μ_T j_min² exactly
+    ("lambda_min < mu_T * j_min**2", True),  # the same tie, failing: its margin is 0 all the same
+    ("not (lambda_min < mu_T * j_min**2)", True),
+    ("lambda_min < mu_T * j_min**2 or z_max > 0", False),  # the `or`'s margin is its true part's
+    ("lambda_min <= mu_T * j_min**2 and z_max > 0", True),
+    ("lambda_min == mu_T * j_min**2 and kappa >= 1", True),
+    ("z_max > 0", False),
+])
+def test_the_exact_margin_is_zero_exactly_where_a_tie_decides_it(text, zero):
+    from verify.claims.exact import margin_is_zero
+    from verify.claims.language.parser import parse_claim
+
+    case = make_case(logits=["0", "0", "0"], H=[["3", "1", "0"], ["1", "2", "0"], ["0", "0", "5"]])
+    assert margin_is_zero(parse_claim(text), case) is zero
+
+
+def test_sides_that_differ_by_4e_86_have_a_margin_that_is_not_zero():
+    """(tests/test_exact_ties.py: their margin, not 0, is what the exact route's decision shows.)"""
+    from verify.claims.exact import margin_is_zero
+    from verify.claims.language.parser import parse_claim
+
+    case = make_case(logits=["-135", "0", "-38"], H=[["7", "0", "0"], ["0", "15", "0"], ["0", "0", "15"]])
+    for op in ("<", "==", ">="):
+        assert not margin_is_zero(parse_claim(f"mu_T * j(2)**2 {op} lambda(2)", (3, 3)), case)
+    assert margin_is_zero(parse_claim("mu_T * j(2)**2 < lambda(2) and mu_T * j(2)**2 <= mu_T * j(2)**2", (3, 3)), case)

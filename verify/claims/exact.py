@@ -80,6 +80,42 @@ def truth(node, at, signs):
 UNDEFINED_TRUTH = "undefined"  # a comparison undefined at the case: the truth value the connectives propagate
 
 
+def margin_is_zero(tree, case):
+    """Whether the claim's margin at the case is exactly 0, so that no precision shows another: the exact signs of its
+    comparisons' margins (verify.claims.language.outcome: ln(lhs/rhs) or the scaled difference, negated for < and <=,
+    −|…| for ==) folded as margins are (`and` the least, `or` the greatest, `not` negated). False where exact
+    arithmetic does not decide every comparison, or the claim is undefined there."""
+    if case.n > EXACT_MAX_N:
+        return False
+    try:
+        at = _exact_case(case, coefficients=not names(tree) <= OF_H_ALONE)
+        return judge(tree, _MarginSigns(at), at.n) == 0
+    except (Undefined, Undecidable, ArithmeticError, ValueError):
+        return False
+
+
+class _MarginSigns:
+    """The logic of `margin_is_zero` for verify.claims.language.semantics.judge: each comparison's margin as its exact
+    sign (−1, 0, 1)."""
+
+    def __init__(self, at):
+        self.at = at
+
+    def compare(self, node):
+        algebra = _ExactAlgebra(self.at)
+        sign = compare(interpret(node.left, algebra), interpret(node.right, algebra))
+        return {">": sign, ">=": sign, "<": -sign, "<=": -sign, "==": -abs(sign)}[node.op]
+
+    def negate(self, sign):
+        return -sign
+
+    def join(self, signs, every):
+        return min(signs) if every else max(signs)
+
+    def true(self):
+        return 1
+
+
 def _open(value):
     """A truth value that is not a boolean: undefined, or not decidable exactly."""
     return value is UNDEFINED_TRUTH or isinstance(value, Undecidable)

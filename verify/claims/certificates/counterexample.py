@@ -120,8 +120,10 @@ def _with_its_margin(tree, case, exact, point, bits, max_bits):
     the exact route's margin is 0, which at sides that differ (by 4e-86 at logits −135, 0, −38, H = diag(7, 15, 15))
     contradicted its verdict (`==` failing with margin 0); the balls of the exact quantities, at this precision and
     four times it, give the margin when they decide the claim the same way, else the exact outcome stands."""
-    if exact.undefined or isinstance(case, StructuredCase):  # (a structured case's exact outcome is its closed form's)
-        return exact, point, bits
+    from verify.claims.exact import margin_is_zero
+
+    if exact.undefined or isinstance(case, StructuredCase) or margin_is_zero(tree, case):  # (a structured case's exact
+        return exact, point, bits  # outcome is its closed form's; at a tie the margin is 0, and the balls stay tight)
     for at in (bits, min(4 * bits, max_bits)):
         found = _on_exact_point(tree, case, at, at)
         if found is not None and found[0].holds == exact.holds and found[0].status != TIGHT:
