@@ -389,3 +389,18 @@ def test_the_program_ends_with_its_exit_handlers_run_and_its_output_flushed(tmp_
         assert done.returncode == 0, done
         assert done.stdout == "output before the exit and after it: the interpreter's own ending\nthe exit handler ran\n"
     assert done.stderr == ""
+
+
+def test_a_reader_that_leaves_before_the_table_ends_the_run_with_141_and_no_message():
+    """`verify theorem2 | head -1`: the table (rich) meets a closed pipe; the run ends with 141, as a print to a closed
+    pipe does, not rich's own exit status 1."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    run = subprocess.Popen([sys.executable, "-m", "verify", "theorem2", "--samples", "5", "--claim", "T2.swapped"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    run.stdout.close()  # before anything is written: the first write fails
+    errors = run.stderr.read()
+    assert (run.wait(timeout=300), errors) == (141, b"")

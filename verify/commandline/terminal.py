@@ -28,4 +28,10 @@ def _safe_console_class():
             return super()._render_buffer(Segment(text if control else safe(text), style, control)
                                           for text, style, control in buffer)
 
+        def on_broken_pipe(self):
+            """The reader left (`| head`): stop writing, and let the command line end as it does for any other
+            write to a closed pipe, with status 141 (rich's own ending exits with 1)."""
+            self.quiet = True
+            raise BrokenPipeError()
+
     return SafeConsole
