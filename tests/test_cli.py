@@ -362,7 +362,7 @@ def test_the_table_names_the_pieces_that_rest_on_the_solvers_alone():
 EXIT_SCRIPT = """
 import atexit, sys, threading, time
 from verify.commandline.cli import _exit_without_teardown
-atexit.register(lambda: print("the exit handler ran", flush=True))
+atexit.register(lambda: print("the exit handler ran"))  # no flush of its own: the exit's flush writes it
 if sys.argv[1] == "thread":
     threading.Thread(target=time.sleep, args=(0.2,)).start()
 print("output before the exit", end="")
@@ -371,36 +371,55 @@ print(" and after it: the interpreter's own ending")
 """
 
 
-@pytest.mark.parametrize("threads", ["none", "thread"])
-def test_the_program_ends_with_its_exit_handlers_run_and_its_output_flushed(tmp_path, threads):
-    """The command line ends without the interpreter's teardown (os._exit), after the exit handlers and a flush of
-    the output; where a thread is still alive it returns, and the interpreter ends as usual (waiting for it, then
-    running the handlers)."""
+def _buffered_python(*args, **options):
+    """`python args` with stdout block-buffered when it is a pipe, as on a user's machine (this sandbox sets
+    PYTHONUNBUFFERED, under which no flush is ever missed)."""
+    import os
     import subprocess
     import sys
 
     from tests.conftest import ROOT
 
-    done = subprocess.run([sys.executable, "-c", EXIT_SCRIPT, threads], capture_output=True, text=True, cwd=ROOT,
-                          timeout=60)
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    return subprocess.Popen([sys.executable, *args], cwd=ROOT, env=environment, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **options)
+
+
+@pytest.mark.parametrize("threads", ["none", "thread"])
+def test_the_program_ends_with_its_exit_handlers_run_and_its_output_flushed(threads):
+    """The command line ends without the interpreter's teardown (os._exit), after the exit handlers and a flush of
+    the output; where a thread is still alive it returns, and the interpreter ends as usual (waiting for it, then
+    running the handlers)."""
+    run = _buffered_python("-c", EXIT_SCRIPT, threads)
+    out, err = run.communicate(timeout=60)
     if threads == "none":
-        assert (done.returncode, done.stdout) == (3, "output before the exitthe exit handler ran\n"), done
+        assert (run.returncode, out) == (3, "output before the exitthe exit handler ran\n"), (out, err)
     else:
-        assert done.returncode == 0, done
-        assert done.stdout == "output before the exit and after it: the interpreter's own ending\nthe exit handler ran\n"
-    assert done.stderr == ""
+        assert run.returncode == 0, err
+        assert out == "output before the exit and after it: the interpreter's own ending\nthe exit handler ran\n"
+    assert err == ""
+
+
+@pytest.mark.parametrize("closed", [">&-", "2>&-"])
+def test_a_program_started_with_a_stream_closed_ends_as_it_would_with_it_open(closed):
+    """`verify ... >&-`: Python's stream is None, which the exit's flush skips (it raised AttributeError, exit 1)."""
+    import shlex
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    command = f"exec {shlex.quote(sys.executable)} -m verify check /nonexistent/certificate.json {closed}"
+    done = subprocess.run(["sh", "-c", command], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) <= 1, done
 
 
 def test_a_reader_that_leaves_before_the_table_ends_the_run_with_141_and_no_message():
     """`verify theorem2 | head -1`: the table (rich) meets a closed pipe; the run ends with 141, as a print to a closed
     pipe does, not rich's own exit status 1."""
-    import subprocess
-    import sys
-
-    from tests.conftest import ROOT
-
-    run = subprocess.Popen([sys.executable, "-m", "verify", "theorem2", "--samples", "5", "--claim", "T2.swapped"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
-    run.stdout.close()  # before anything is written: the first write fails
-    errors = run.stderr.read()
-    assert (run.wait(timeout=300), errors) == (141, b"")
+    for output in ([], ["--json"]):  # the table, and a print that reaches the pipe only at the exit's flush
+        run = _buffered_python("-m", "verify", "theorem2", "--samples", "5", "--claim", "T2.swapped", *output)
+        run.stdout.close()  # before anything is written: the first write fails
+        errors = run.stderr.read()
+        assert (run.wait(timeout=300), errors) == (141, ""), output

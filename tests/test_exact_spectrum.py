@@ -46,12 +46,22 @@ def test_a_diagonal_hs_lambda_polynomial_is_berkowitzs_up_to_a_factor_of_t(seed)
         assert secular * leading(dense) == dense * leading(secular), (logits, H)
 
 
-def test_the_diagonal_route_is_taken_only_for_a_diagonal_h(monkeypatch):
-    taken = []
-    monkeypatch.setattr(exact_spectrum.ExactCase, "_diagonal_lam_polynomial", lambda self: taken.append(1) or ZERO)
-    exact_spectrum.ExactCase([Fraction(0), Fraction(-1), Fraction(-2)], [[Fraction(int(i == j) + 1) for j in range(3)]
-                                                                          for i in range(3)])._lam_polynomial()
-    assert taken == []
+@pytest.mark.parametrize("H", [[[2, 0, 0], [0, 3, 1], [0, 1, 3]], [[2, 1, 0], [1, 3, 0], [0, 0, 3]],
+                               [[1, 0, 0, 0], [0, 2, 0, 1], [0, 0, 3, 0], [0, 1, 0, 4]]])
+def test_an_h_coupled_anywhere_off_its_diagonal_gets_the_eigenvalues_of_j_h_j(H):
+    """Only an H with every off-diagonal entry 0 takes the diagonal route: the others' λ are J H J's eigenvalues
+    (against mpmath's at 60 digits; the first row alone being diagonal is not enough)."""
+    n = len(H)
+    logits = [Fraction(0)] + [Fraction(-1)] * (n - 1)
+    case = exact_spectrum.ExactCase(logits, [[Fraction(x) for x in row] for row in H])
+    with mp.workdps(60):
+        z = [mp.exp(mp.mpf(v.numerator) / v.denominator) for v in logits]
+        z = [v / sum(z) for v in z]
+        J = mp.matrix([[(z[i] if i == j else 0) - z[i] * z[j] for j in range(n)] for i in range(n)])
+        eigenvalues = sorted(mp.eigsy(J * mp.matrix(H) * J)[0], reverse=True)[:-1]  # the 0 of J H J 1 dropped
+    with flint.ctx.workprec(300):
+        for value, expected in zip(case.lam_desc, eigenvalues):
+            assert abs(value.ball(256) - flint.arb(mp.nstr(expected, 60))) < flint.arb(10) ** -50, (H, expected)
 
 
 def test_a_tie_at_logits_to_minus_700_with_a_diagonal_h_is_decided_exactly():
@@ -94,6 +104,11 @@ def test_a_squarefree_polynomial_is_certified_at_an_integer_t_and_a_square_never
     factors = _squarefree_factors(squarefree * (X - T))
     assert max(m for _, m in factors) == 2 and sum(x_degree(f) * m for f, m in factors) == 5
     assert not _certainly_squarefree((X - T ** 3) ** 2 * (X + 1)) and not _certainly_squarefree(X * X - 2 * T * X + T * T)
+    for square in ((X - T) ** 2, (X + 2) ** 2, X * X - 2 * T * X + T * T, (2 * X - 3 * T) ** 2 * (X + T)):
+        assert max(m for _, m in _squarefree_factors(square)) == 2, square
+    # g(t, x) = (t − 2)(t − 3) x + 1 loses its x at both t₀: g²(x − 5) is (x − 5) there, squarefree, of lower degree
+    hidden = ((T - 2) * (T - 3) * X + 1) ** 2 * (X - 5)
+    assert not _certainly_squarefree(hidden) and max(m for _, m in _squarefree_factors(hidden)) == 2
 
 
 @pytest.mark.parametrize("text, zero", [

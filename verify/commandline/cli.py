@@ -46,11 +46,14 @@ def _exit_without_teardown(status):
     if threading.active_count() > 1:
         return
     atexit._run_exitfuncs()
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):  # the reader left, or a stream was closed: the interpreter's ending reports it
-        return
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:  # (None where the program started with that descriptor closed)
+                stream.flush()
+        except BrokenPipeError:  # the reader left before the last of the output: 141, quietly (the docstring's)
+            status = 141
+        except (OSError, ValueError):  # a full disk, a closed stream: the interpreter's ending reports it
+            return
     os._exit(status)
 
 
