@@ -8,7 +8,7 @@ import pytest
 
 from verify.base.errors import InputError
 from verify.claims.cases.case import Case
-from verify.claims.cases.structured import StructuredCase, parse_structured, structured_cases, token_counts
+from verify.claims.cases.structured import StructuredCase, at_tokens, parse_structured, shapes, structured_cases, token_counts
 from verify.claims.exact import structured_outcome
 from verify.claims.certificates.check import check_body
 from verify.claims.claimfile import claim_from_fields
@@ -90,8 +90,8 @@ def test_failures_only_at_large_n_are_refuted_with_certificates_check_confirms(t
     by_id = {r.id: r for r in report.claims}
     assert {r.verdict.kind for r in report.claims} == {VerdictKind.REFUTED}
     assert by_id["issue.a"].evidence.counterexample.n == 60
-    assert by_id["issue.b"].evidence.counterexample.n >= 31
-    assert by_id["late"].evidence.counterexample.n >= 1001
+    assert by_id["issue.b"].evidence.counterexample.n == 31  # (n - 1)/n > 29/30 from n = 31 on, at uniform z
+    assert by_id["late"].evidence.counterexample.n == 1001
     body = by_id["late"].certificate_body
     assert check_body(body).confirmed
     for edit in ({"n": 999}, {"ratio": "1/0"}, {"top": 0}, {"H": {"isotropic": ["1", "-1"]}}):
@@ -103,6 +103,35 @@ def test_failures_only_at_large_n_are_refuted_with_certificates_check_confirms(t
     within["inputs"]["structured"].update(n=900, top=min(900, within["inputs"]["structured"]["top"]))
     # a case where the claim holds: not confirmed
     assert not check_body(within).confirmed
+
+
+def test_a_failure_between_the_tried_counts_is_reported_at_the_least_n_of_its_shape(tmp_path):
+    """The tried counts skip 251 and 1501; the claims fail from there on (at uniform z), and are refuted there, with
+    certificates check confirms, and the same shape one token fewer holds."""
+    claims = _claims(("range", "z_max >= 1/250", (200, 300)), ("late", "(n - 1) * j_min <= 1499/1500", (2, math.inf)))
+    assert not {250, 251, 1500, 1501} & (set(token_counts((2, math.inf))) | set(token_counts((200, 300))))
+    by_id = {r.id: r for r in run_claims(claims, samples=20, out_dir=tmp_path).claims}
+    for claim, least in zip(claims, (251, 1501)):
+        result = by_id[claim.id]
+        assert result.verdict.kind is VerdictKind.REFUTED and result.evidence.counterexample.n == least
+        assert check_body(result.certificate_body).confirmed
+        found = parse_structured(result.certificate_body["inputs"], "test")
+        assert structured_outcome(claim.tree, found).status == FAILS
+        assert structured_outcome(claim.tree, at_tokens(found, least - 1)).status == HOLDS
+
+
+@pytest.mark.parametrize("n", [2, 3, 7, 40])
+def test_a_shape_carried_to_other_counts_is_the_same_shape_and_positive_definite(n):
+    for m, ratio in shapes(n):
+        for H in (("isotropic", Fraction(1), Fraction(-1, 2 * n)), ("diagonal", Fraction(1000), Fraction(1))):
+            case = StructuredCase(n, m, ratio, H)
+            for other in (2, 5, 64, 1001):
+                moved = at_tokens(case, other)
+                assert (moved.m, moved.ratio) in shapes(other) and moved.n == other
+                kind, first, second = moved.hessian
+                assert kind == H[0] and (kind == "diagonal" and moved.hessian == H or first + other * second == Fraction(1, 2))
+                if other >= 5:  # where the shapes' top counts differ, the way back is the same shape
+                    assert at_tokens(moved, n) == case
 
 
 def test_structured_inputs_are_validated():
@@ -117,7 +146,8 @@ def test_structured_inputs_are_validated():
 
 
 def test_the_models_n_is_where_structured_cases_are_tried(monkeypatch):
-    """Where the prover says the facts allow a counterexample, the structured cases at its model's n are decided."""
+    """Where the prover says the facts allow a counterexample, the structured cases at its model's n are decided, and
+    a failure there is carried down to the least n of its shape (z_max >= 1/4000 fails from n = 4001 on)."""
     from verify.claims.jobs import Job
     from verify.claims.prover import prove as prover
     from verify.claims.verdicts.decide import model_n, prove_job
@@ -128,4 +158,7 @@ def test_the_models_n_is_where_structured_cases_are_tried(monkeypatch):
     job = Job(_claims(("late", "z_max >= 1/4000", (2, math.inf)))[0])
     _, failing, tried, _ = prove_job(job, 30)
     structured = [c for c in failing if isinstance(c, StructuredCase)]
-    assert structured and {c.n for c in structured} <= {4320, 4321, 4322} and tried > 0
+    assert structured and {c.n for c in structured} == {4001} and tried > 0
+    monkeypatch.setattr("verify.claims.search.structured._lower", lambda job, failing, held, fails: ([], 0))
+    _, failing, _, _ = prove_job(job, 30)
+    assert {c.n for c in failing if isinstance(c, StructuredCase)} <= {4320, 4321, 4322}  # where the model's n led

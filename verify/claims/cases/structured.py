@@ -147,6 +147,18 @@ def structured_cases(n_range, family, extra=(), only=None):
     return out
 
 
+def at_tokens(case, n):
+    """The case's shape at n tokens: the same entry of `shapes` (uniform, one token above or below the rest, half and
+    half) with the same ratio, and the same H, β·n kept for the isotropic H with β < 0 (so it stays positive definite);
+    None for a shape `shapes` does not make."""
+    for made, here in ((case.n, n), (1, 1), (case.n - 1, n - 1), (max(1, case.n // 2), max(1, n // 2))):
+        if case.m == made:
+            kind, first, second = case.hessian
+            H = (kind, first, second * case.n / n) if kind == "isotropic" and second < 0 else case.hessian
+            return StructuredCase(n, here, case.ratio, H) if n >= 2 and 1 <= here <= n else None
+    return None
+
+
 # ---------------------------------------------------------------- certificates
 
 

@@ -2,7 +2,7 @@
 two-level diagonal H at token counts up to 10⁶, each decided with balls of its exact quantities (exactly at a tie).
 One task per group of jobs that share a domain (`run_structured_jobs`: each case's spectrum and balls made once for
 all of them), beside the random units and the Hypothesis search (verify.claims.search.engine)."""
-from verify.claims.cases.structured import FORALL_BUDGET, decidable, structured_cases, work
+from verify.claims.cases.structured import FORALL_BUDGET, at_tokens, decidable, structured_cases, work
 from verify.claims.exact import structured_outcome
 from verify.claims.executors import check_stop
 from verify.claims.language.outcome import FAILS
@@ -17,23 +17,47 @@ def run_structured(job, dps, extra=(), only=None, shared=None):
     tie). `extra`: more token counts to try (those a model names, and their neighbours); `only`: try only those;
     `shared`: a _SharedCases whose cases (spectra, balls) other jobs reuse.
     (failing cases, the smallest n first, at most FAILURES_KEPT; cases decided)."""
-    failing, decided, spent = [], 0, 0
+    failing, decided, spent, held = [], 0, 0, {job.claim.n_range[0] - 1}
     bits = bits_for(2 * dps)
     shared = shared if shared is not None else _SharedCases(bits)
     n_range = job.claim.n_range
     if only is not None:
         n_range = (max(n_range[0], min(only) - 1), min(n_range[1], max(only) + 1))
+    fails = lambda case: structured_outcome(job.tree, shared.case(case), bits, shared.point(case)).status == FAILS
     for case in structured_cases(n_range, job.family, extra, only=only):
         check_stop()
         if not decidable(job.tree, case.n) or (work(job.tree, case.n) > 1 and spent > FORALL_BUDGET):
             continue
         spent += work(job.tree, case.n)
         decided += 1
-        if structured_outcome(job.tree, shared.case(case), bits, shared.point(case)).status == FAILS:
+        if fails(case):
             failing.append(case)
             if len(failing) >= FAILURES_KEPT:
                 break
-    return tuple(failing), decided
+        elif not failing:
+            held.add(case.n)
+    lower, tried = _lower(job, failing, max(n for n in held if not failing or n < failing[0].n), fails)
+    return tuple(sorted(dict.fromkeys(lower + failing), key=lambda c: c.n))[:FAILURES_KEPT], decided + tried
+
+
+def _lower(job, failing, held, fails):
+    """The failing cases of the least token count, each carried down to the least count of its shape below it where
+    the claim fails, by bisection between `held` (the last count tried where every case held: the claim's n below its
+    range when none) and its own: the least such count when the shape's failures in n are all the counts beyond one,
+    as at a claim that fails from some n on. (cases found, cases decided)."""
+    found, tried = [], 0
+    for case in (c for c in failing if c.n == failing[0].n):
+        good, bad = held, case
+        while bad.n - good > 1:
+            check_stop()
+            middle = at_tokens(case, (good + bad.n) // 2)
+            if middle is None or not decidable(job.tree, middle.n):
+                break
+            tried += 1
+            good, bad = (good, middle) if fails(middle) else (middle.n, bad)
+        if bad is not case:
+            found.append(bad)
+    return found, tried
 
 
 def run_structured_jobs(jobs, dps):
