@@ -106,12 +106,14 @@ def test_failures_only_at_large_n_are_refuted_with_certificates_check_confirms(t
 
 
 def test_a_failure_between_the_tried_counts_is_reported_at_the_least_n_of_its_shape(tmp_path):
-    """The tried counts skip 251 and 1501; the claims fail from there on (at uniform z), and are refuted there, with
-    certificates check confirms, and the same shape one token fewer holds."""
-    claims = _claims(("range", "z_max >= 1/250", (200, 300)), ("late", "(n - 1) * j_min <= 1499/1500", (2, math.inf)))
-    assert not {250, 251, 1500, 1501} & (set(token_counts((2, math.inf))) | set(token_counts((200, 300))))
+    """The tried counts skip 251, 1501 and 151; the claims fail from there on (the first two at uniform z, the third
+    where z_max is near 1: no shape of the grid's fails it below 177), and are refuted there, with certificates check
+    confirms, and the same shape one token fewer holds."""
+    claims = _claims(("range", "z_max >= 1/250", (200, 300)), ("late", "(n - 1) * j_min <= 1499/1500", (2, math.inf)),
+                     ("steep", "z_max <= 150 / n", (2, math.inf)))
+    assert not {150, 151, 250, 251, 1500, 1501} & (set(token_counts((2, math.inf))) | set(token_counts((200, 300))))
     by_id = {r.id: r for r in run_claims(claims, samples=20, out_dir=tmp_path).claims}
-    for claim, least in zip(claims, (251, 1501)):
+    for claim, least in zip(claims, (251, 1501, 151)):
         result = by_id[claim.id]
         assert result.verdict.kind is VerdictKind.REFUTED and result.evidence.counterexample.n == least
         assert check_body(result.certificate_body).confirmed

@@ -2,13 +2,16 @@
 two-level diagonal H at token counts up to 10⁶, each decided with balls of its exact quantities (exactly at a tie).
 One task per group of jobs that share a domain (`run_structured_jobs`: each case's spectrum and balls made once for
 all of them), beside the random units and the Hypothesis search (verify.claims.search.engine)."""
-from verify.claims.cases.structured import FORALL_BUDGET, at_tokens, decidable, structured_cases, work
+from fractions import Fraction
+
+from verify.claims.cases.structured import FORALL_BUDGET, StructuredCase, at_tokens, decidable, structured_cases, work
 from verify.claims.exact import structured_outcome
 from verify.claims.executors import check_stop
 from verify.claims.language.outcome import FAILS
 from verify.numerics.precision import bits_for
 
 FAILURES_KEPT = 5  # the failing structured cases kept, the smallest n first
+STEEP = Fraction(10**6)  # the top group's ratio a failing shape is tried at as well (`_lower`)
 
 
 def run_structured(job, dps, extra=(), only=None, shared=None):
@@ -44,20 +47,35 @@ def _lower(job, failing, held, fails):
     """The failing cases of the least token count, each carried down to the least count of its shape below it where
     the claim fails, by bisection between `held` (the last count tried where every case held: the claim's n below its
     range when none) and its own: the least such count when the shape's failures in n are all the counts beyond one,
-    as at a claim that fails from some n on. (cases found, cases decided)."""
-    found, tried = [], 0
+    as at a claim that fails from some n on. A shape with a top group is tried steeper too (ratio STEEP, from the
+    bottom of the range: z_max near 1 fails `z_max <= 100/n` from n = 101, the ratio 1000 from 112).
+    (cases found, cases decided)."""
+    found, tried, bottom = [], 0, job.claim.n_range[0] - 1
     for case in (c for c in failing if c.n == failing[0].n):
-        good, bad = held, case
-        while bad.n - good > 1:
-            check_stop()
-            middle = at_tokens(case, (good + bad.n) // 2)
-            if middle is None or not decidable(job.tree, middle.n):
-                break
+        starts = [(case, held)]
+        if 1 < case.ratio < STEEP and case.m < case.n:
+            steeper = StructuredCase(case.n, case.m, STEEP, case.hessian)
             tried += 1
-            good, bad = (good, middle) if fails(middle) else (middle.n, bad)
-        if bad is not case:
-            found.append(bad)
+            starts += [(steeper, bottom)] if fails(steeper) else []
+        for start, good in starts:
+            bad, decided = _bisect(job, start, good, fails)
+            tried += decided
+            found += [bad] if bad is not case else []
     return found, tried
+
+
+def _bisect(job, case, good, fails):
+    """(the least count between `good`, where the shape holds, and the case's own, where the shape still fails, found
+    by bisection; the cases decided)."""
+    bad, tried = case, 0
+    while bad.n - good > 1:
+        check_stop()
+        middle = at_tokens(case, (good + bad.n) // 2)
+        if middle is None or not decidable(job.tree, middle.n):
+            break
+        tried += 1
+        good, bad = (good, middle) if fails(middle) else (middle.n, bad)
+    return bad, tried
 
 
 def run_structured_jobs(jobs, dps):
