@@ -311,11 +311,14 @@ class _StructuredAt:
         from verify.numerics.algebraic_roots import Field
 
         self.n, self.field, self.spectrum = case.n, Field(), case.spectrum
+        self._values = {}  # each rational's Value, made once: a claim for every k reads the same few at each k
 
     def rational(self, value):
         from verify.numerics.algebraic import Value
 
-        return Value.rational(self.field, value)
+        if value not in self._values:
+            self._values[value] = Value.rational(self.field, value)
+        return self._values[value]
 
     def name(self, name):
         s = self.spectrum
