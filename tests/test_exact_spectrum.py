@@ -8,6 +8,8 @@ from fractions import Fraction
 import flint
 import mpmath as mp
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verify import decide_on_case, make_case
 from verify.numerics import exact_spectrum
@@ -137,3 +139,19 @@ def test_sides_that_differ_by_4e_86_have_a_margin_that_is_not_zero():
     for op in ("<", "==", ">="):
         assert not margin_is_zero(parse_claim(f"mu_T * j(2)**2 {op} lambda(2)", (3, 3)), case)
     assert margin_is_zero(parse_claim("mu_T * j(2)**2 < lambda(2) and mu_T * j(2)**2 <= mu_T * j(2)**2", (3, 3)), case)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.fractions(), st.fractions().filter(bool), st.sampled_from(["+", "-", "*", "/"]))
+def test_a_rationals_sign_is_that_of_its_fraction_whatever_the_signs_of_its_parts(a, b, op):
+    """A Value with no root and no t is a rational: its sign is read off its two integers (a quotient's denominator may
+    be negative), and equals the Fraction's."""
+    from verify.numerics.algebraic import Value
+    from verify.numerics.algebraic_roots import Field
+
+    field = Field()
+    x, y = Value.rational(field, a), Value.rational(field, b)
+    value = {"+": x + y, "-": x - y, "*": x * y, "/": x / y}[op]
+    exact = {"+": a + b, "-": a - b, "*": a * b, "/": a / b}[op]
+    assert value.sign() == (exact > 0) - (exact < 0)
+    assert (x - x).sign() == 0 and (-x).sign() == -Value.rational(field, a).sign()

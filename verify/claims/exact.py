@@ -321,11 +321,9 @@ class _StructuredAt:
         return self._values[value]
 
     def name(self, name):
-        s = self.spectrum
-        values = {"n": self.n, "L_T": s.L_T, "mu_T": s.mu_T, "L": s.L, "mu": s.mu, "kappa": s.kappa, "R": s.R}
-        if name not in values:
+        if name not in ("n", "L_T", "mu_T", "L", "mu", "kappa", "R"):
             raise Undecidable(name)
-        return self.rational(values[name])
+        return self.rational(self.n if name == "n" else getattr(self.spectrum, name))
 
     def item(self, series, k):
         return self.rational({"z": self.spectrum.z, "j": self.spectrum.j, "lambda": self.spectrum.lam}[series][k - 1])
