@@ -316,9 +316,10 @@ class _StructuredAt:
     def rational(self, value):
         from verify.numerics.algebraic import Value
 
-        if value not in self._values:
-            self._values[value] = Value.rational(self.field, value)
-        return self._values[value]
+        key = (value.numerator, value.denominator)  # (a Fraction's own hash takes a modular inverse)
+        if key not in self._values:
+            self._values[key] = Value.rational(self.field, value)
+        return self._values[key]
 
     def name(self, name):
         if name not in ("n", "L_T", "mu_T", "L", "mu", "kappa", "R"):
