@@ -66,7 +66,7 @@ class Value:
         return x_degree(h) > 0 and _root_of(h, self.root.poly, Value.of_root(self.root))
 
     def sign(self):
-        if self.root is None and self.num.is_constant() and self.den.is_constant():  # a rational: its integers' signs
+        if self.root is None and self.num.is_constant() and self.den.is_constant() and not self.den.is_zero():  # a rational
             return 0 if self.num.is_zero() else 1 if (self.num.coefficient(0) > 0) == (self.den.coefficient(0) > 0) else -1
         settled = ball_sign(self.ball, START_BITS)  # a ball that excludes 0 settles the sign without algebra
         if settled is not None:

@@ -154,7 +154,7 @@ def at_tokens(case, n):
     for made, here in ((case.n, n), (1, 1), (case.n - 1, n - 1), (max(1, case.n // 2), max(1, n // 2))):
         if case.m == made:
             kind, first, second = case.hessian
-            H = (kind, first, second * case.n / n) if kind == "isotropic" and second < 0 else case.hessian
+            H = (kind, first, Fraction(second) * case.n / n) if kind == "isotropic" and second < 0 else case.hessian
             return StructuredCase(n, here, case.ratio, H) if n >= 2 and 1 <= here <= n else None
     return None
 

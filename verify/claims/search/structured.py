@@ -40,13 +40,15 @@ def run_structured(job, dps, extra=(), only=None, shared=None):
         elif not failing:
             held.add(case.n)
     lower, tried = _lower(job, failing, max(n for n in held if not failing or n < failing[0].n), fails)
-    return tuple(sorted(dict.fromkeys(lower + failing), key=lambda c: c.n))[:FAILURES_KEPT], decided + tried
+    lower = sorted(dict.fromkeys(lower), key=lambda c: c.n)[:FAILURES_KEPT - 1]  # a grid case stays: the descent may
+    kept = lower + [c for c in failing if c not in lower][:FAILURES_KEPT - len(lower)]  # end at a tie balls can't certify
+    return tuple(sorted(kept, key=lambda c: c.n)), decided + tried
 
 
 def _lower(job, failing, held, fails):
     """The failing cases of the least token count, each carried down to the least count of its shape below it where
-    the claim fails, by bisection between `held` (the last count tried where every case held: the claim's n below its
-    range when none) and its own: the least such count when the shape's failures in n are all the counts beyond one,
+    the claim fails, by bisection between `held` (the last count tried where every case decided held: the claim's n
+    below its range when none) and its own: the least such count when the shape's failures in n are all the counts beyond one,
     as at a claim that fails from some n on. A shape with a top group is tried steeper too (ratio STEEP, from the
     bottom of the range: z_max near 1 fails `z_max <= 100/n` from n = 101, the ratio 1000 from 112).
     (cases found, cases decided)."""

@@ -146,7 +146,7 @@ def formula_result(job, index, collected, dps, samples, out_dir):
         evidence = evidence.with_(proof=proof_evidence(job, proof, tried, algebras))
     structured_found, structured_decided = collected.other.get(f"{job.label}: structured") or ((), 0)
     structured = tuple(dict.fromkeys(sorted([c for c in hinted if isinstance(c, StructuredCase)] + list(structured_found),
-                                            key=lambda c: c.n)))[:CANDIDATES]
+                                            key=lambda c: c.n)))  # all (at most 10): a tie first may not certify
     hinted = tuple(c for c in hinted if not isinstance(c, StructuredCase))
     if structured_decided:
         evidence = evidence.with_(structured_cases=structured_decided)
@@ -165,10 +165,11 @@ def formula_result(job, index, collected, dps, samples, out_dir):
             return _contradiction(found)
         if refuted:
             return found
-        flagged = len(found_anywhere) + tally.failure_count - len(tally.failures)
-        evidence = unconfirmed(evidence, statuses, min(c.n for c in found_anywhere), flagged)
+        flagged_cases = tuple(found_anywhere) + structured  # (a structured case alone: a tie the balls cannot certify)
+        flagged = len(flagged_cases) + tally.failure_count - len(tally.failures)
+        evidence = unconfirmed(evidence, statuses, min(c.n for c in flagged_cases), flagged)
         every_one_holds = statuses.count(HOLDS) == len(statuses) == len(candidates) and \
-            flagged == len(found_anywhere) and all(c.n <= MAX_CHECK_N for c in found_anywhere)
+            flagged == len(flagged_cases) and all(c.n <= MAX_CHECK_N for c in found_anywhere)
         if (proof is None or proof.status != "proved") and not every_one_holds:
             return result(job, verdict_of("undecided"), evidence)
     if proof is not None and proof.status in ("proved", "disproved"):
@@ -305,13 +306,14 @@ def refute(job, case, dps, evidence, out_dir=None, statuses=None):
 
 
 def unconfirmed(evidence, statuses, first_n, flagged):
-    """The evidence when the estimates (float64, mpmath) flagged `flagged` cases as failing, the first at n =
+    """The evidence when the search flagged `flagged` cases as failing (its estimates, float64 and mpmath; or a structured
+    case's exact arithmetic at a tie, such as a divisor exactly 0, which balls cannot certify), the first at n =
     `first_n`, and the balls confirmed none: no failure is named, and no margin of those cases is shown (an
     estimate's, not a decided one); the note says what the balls found at the cases re-decided (`statuses`)."""
     held, open_ = statuses.count(HOLDS), sum(1 for s in statuses if s != HOLDS)
     found = [f"{held} hold there"] if held else []
     found += [f"{open_} stay undecided"] if open_ else []
-    note = (f"the estimates (float64, mpmath) flagged {flagged} case(s) as failing, the first at n = {first_n}; "
+    note = (f"the search flagged {flagged} case(s) as failing, the first at n = {first_n}; "
             f"re-decided with balls at {len(statuses)} case(s) (simplified ones included), "
             f"{' and '.join(found) or 'none could be'}: no failure is certain")
     return evidence.with_(worst_margin=None, worst_case_n=None, random_counterexamples=0, shrunk=None, note=note)
