@@ -130,7 +130,12 @@ def hessians(n, family):
 def shapes(n):
     """(m, ratio) of the two-level z tried at n: uniform, one token above or below the rest, half and half."""
     small, large = RATIOS
-    return list(dict.fromkeys([(n, Fraction(1)), (1, small), (1, large), (n - 1, large), (max(1, n // 2), small)]))
+    return list(dict.fromkeys(zip(_tops(n), (Fraction(1), small, large, large, small))))
+
+
+def _tops(n):
+    """The top group's size m of each entry of `shapes` at n tokens."""
+    return (n, 1, 1, n - 1, max(1, n // 2))
 
 
 def structured_cases(n_range, family, extra=(), only=None):
@@ -151,12 +156,12 @@ def at_tokens(case, n):
     """The case's shape at n tokens: the same entry of `shapes` (uniform, one token above or below the rest, half and
     half) with the same ratio, and the same H, β·n kept for the isotropic H with β < 0 (so it stays positive definite);
     None for a shape `shapes` does not make."""
-    for made, here in ((case.n, n), (1, 1), (case.n - 1, n - 1), (max(1, case.n // 2), max(1, n // 2))):
-        if case.m == made:
-            kind, first, second = case.hessian
-            H = (kind, first, Fraction(second) * case.n / n) if kind == "isotropic" and second < 0 else case.hessian
-            return StructuredCase(n, here, case.ratio, H) if n >= 2 and 1 <= here <= n else None
-    return None
+    tops = _tops(case.n)
+    if case.m not in tops or n < 2:
+        return None
+    kind, first, second = case.hessian
+    H = (kind, first, Fraction(second) * case.n / n) if kind == "isotropic" and second < 0 else case.hessian
+    return StructuredCase(n, _tops(n)[tops.index(case.m)], case.ratio, H)
 
 
 # ---------------------------------------------------------------- certificates

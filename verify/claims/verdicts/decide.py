@@ -146,7 +146,7 @@ def formula_result(job, index, collected, dps, samples, out_dir):
         evidence = evidence.with_(proof=proof_evidence(job, proof, tried, algebras))
     structured_found, structured_decided = collected.other.get(f"{job.label}: structured") or ((), 0)
     structured = tuple(dict.fromkeys(sorted([c for c in hinted if isinstance(c, StructuredCase)] + list(structured_found),
-                                            key=lambda c: c.n)))  # all (at most 10): a tie first may not certify
+                                            key=lambda c: c.n)))  # all of both: a tie first may not certify
     hinted = tuple(c for c in hinted if not isinstance(c, StructuredCase))
     if structured_decided:
         evidence = evidence.with_(structured_cases=structured_decided)
