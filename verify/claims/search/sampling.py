@@ -20,6 +20,7 @@ from verify.claims.cases.case import Case
 from verify.numerics.precision import Log
 from verify.claims.executors import check_stop
 from verify.claims.language.outcome import FAILS
+from verify.claims.language.quantities import CURVATURE
 from verify.claims.cases.multi_balls import MultiCase
 
 LOGIT_FLOOR = -700  # e^{-700} ≈ 1e-304: tiny coefficients, the paper's regime
@@ -249,7 +250,7 @@ def adversarial(job, decider, seed_value, max_examples=60):
     n_range = job.n_range
 
     @_settings(seed_value, max_examples, shrink=n_range[1] <= SCALE_N)
-    @given(strategies.cases(min_n=max(job.min_n, n_range[0]), max_n=n_range[1], hessian=job.family, min_log=LOGIT_FLOOR))
+    @given(_drawn_cases(job, max(job.min_n, n_range[0]), n_range[1]))
     def probe(case):
         check_stop()
         if case not in failing and not (failing and count[0] >= max_examples + SHRINK_PROBES):
@@ -265,6 +266,13 @@ def adversarial(job, decider, seed_value, max_examples=60):
             raise _Counterexample(case)
 
     return _run(probe, count)
+
+
+def _drawn_cases(job, min_n, max_n):
+    """The cases a job's search draws: of its family, or, for a claim that reads nothing of H, logits alone (H = I)."""
+    if CURVATURE & job.needs:
+        return strategies.cases(min_n=min_n, max_n=max_n, hessian=job.family, min_log=LOGIT_FLOOR)
+    return strategies.logit_cases(min_n, max_n, LOGIT_FLOOR)
 
 
 def _as_float(margin):

@@ -300,6 +300,23 @@ def cases(min_n=2, max_n=EXACT_MAX_N, hessian="spd", min_log=-700, ties=True):
     return _cases(*sizes, family, _min_log(min_log), _flag(ties, "ties"))
 
 
+@functools.lru_cache(maxsize=256)
+def logit_cases(min_n, max_n, min_log):
+    """Cases whose logits are drawn as `cases` draws them, with H = I (a member of every family): the search's cases
+    for a claim that reads nothing of H (z, J, R and n alone), where a drawn H would only lengthen each draw and,
+    most, its shrinking."""
+    return _vectors(min_n, max_n, min_log, True).map(_with_identity)
+
+
+def _with_identity(logits):
+    return Case.with_float_H(tuple(logits), _identity(len(logits)))
+
+
+@functools.lru_cache(maxsize=64)
+def _identity(n):
+    return np.eye(n)
+
+
 @st.composite
 def _cases(draw, min_n, max_n, hessian, min_log, ties):
     logits = draw(_vectors(min_n, max_n, min_log, ties))
