@@ -162,3 +162,30 @@ def test_a_drawn_cases_repr_rebuilds_it_with_make_case(case):
     assert isinstance(call, ast.Call) and call.func.id == "make_case", repr(case)[:200]
     rebuilt = make_case(**{keyword.arg: ast.literal_eval(keyword.value) for keyword in call.keywords})
     assert rebuilt.logits == case.logits and rebuilt.H == case.H
+
+
+@FAST
+@given(st.data())
+def test_logit_cases_draw_the_logits_probability_vectors_draws_with_h_the_identity(data):
+    from verify.claims.search.strategies import logit_cases
+
+    case = data.draw(logit_cases(3, 7, -700))
+    assert 3 <= case.n <= 7 and max(case.logits) == 0 and min(case.logits) >= -701
+    assert case.H == tuple(tuple(Fraction(int(i == k)) for k in range(case.n)) for i in range(case.n))
+
+
+@pytest.mark.parametrize("text, drawn_h", [("z_max >= 1/6", False), ("j_min * n >= R / 10**9", False),
+                                           ("kappa >= 1", True), ("lambda_min <= mu_T * z_max**2", True)])
+def test_the_search_draws_h_only_for_a_claim_that_reads_it(text, drawn_h, monkeypatch):
+    """A claim of z, J, R and n alone is searched over logits with H = I (a drawn H would only slow the draws and
+    the shrinking); a claim that reads curvature over drawn matrices of its family."""
+    from verify.claims.claimfile import parse_claims_text
+    from verify.claims.jobs import Job
+    from verify.claims.search import engine
+
+    seen, decide = [], engine.Decider.decide
+    monkeypatch.setattr(engine.Decider, "decide", lambda self, job, case: seen.append(case.H) or decide(self, job, case))
+    job = Job(parse_claims_text(f'[[claim]]\nid = "c"\nholds = "{text}"\nn = [2, 8]\n')[0])
+    engine.run_adversarial(job, 0, 30, 20)
+    identity = [H == tuple(tuple(int(i == k) for k in range(len(H))) for i in range(len(H))) for H in seen]
+    assert seen and (not all(identity) if drawn_h else all(identity))
