@@ -149,3 +149,17 @@ def test_any_certificate_file_is_checked_or_refused_in_one_line(data):
     assert code in (0, 1, 2)
     if code == 2:
         assert err.getvalue().count("\n") == 1 and err.getvalue().startswith("verify: error:")
+
+
+def test_a_case_hashes_alike_in_every_process():
+    """A case made in another process (a Dask worker's, pickled with its hash) must hash as an equal case made
+    here, or sets and dicts of cases tell equal cases apart: None's hash (no L or μ) is its address, which
+    differs between processes; the case's hash must not read it."""
+    import subprocess
+    import sys
+
+    cases = [{"logits": ["0", "-1"], "H": [["1", "0"], ["0", "2"]]}, TIE, ISOTROPIC]
+    code = ("import json, sys; from verify.claims.cases.case import parse_case; "
+            "print(json.dumps([hash(parse_case(c)) for c in json.loads(sys.argv[1])]))")
+    there = subprocess.run([sys.executable, "-c", code, json.dumps(cases)], capture_output=True, text=True, check=True)
+    assert json.loads(there.stdout) == [hash(parse_case(c)) for c in cases]
