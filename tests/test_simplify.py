@@ -39,6 +39,21 @@ def test_simplification_keeps_the_claim_failing_and_stays_in_the_family():
     assert all(len(str(v)) <= 3 for row in found.H for v in row)
 
 
+def test_a_deep_logit_comes_up_to_the_least_integer_that_still_fails():
+    """The search's failures often sit at the floor (a logit of -700); the reader wants the least depth that fails:
+    here a gap of at least 5, from -700 by the ladder -1, -2, -4, -8 and bisection."""
+    fails = lambda case: max(case.logits) - min(case.logits) >= 5
+    found = simplify(Case.from_arrays([0.0, -700.0], np.eye(2)), fails)
+    assert found.logits == (Fraction(0), Fraction(-5))
+    found = simplify(Case.from_arrays([0.0, -0.5, -700.0], np.eye(3)), fails)
+    assert found.n == 2 and found.logits == (Fraction(0), Fraction(-5))
+
+
+def test_a_fraction_of_a_unit_becomes_minus_one_where_that_still_fails():
+    found = simplify(Case.from_arrays([0.0, -1e-13], np.eye(2)), lambda case: min(case.logits) < 0)
+    assert found.logits == (Fraction(0), Fraction(-1))
+
+
 def test_a_case_nothing_simpler_fails_at_is_returned_as_it_is():
     start = _messy_case(3, seed=1)
     assert simplify(start, lambda case: case == start) == start
@@ -53,3 +68,12 @@ def test_a_refuted_user_claim_reports_its_least_failing_n_with_short_numbers():
     assert example.n == 5
     numbers = list(example.inputs["logits"]) + [v for row in example.inputs["H"] for v in row]
     assert all(len(v) <= 12 for v in numbers), numbers
+
+
+def test_a_refuted_claim_reports_the_least_integer_depth_that_fails_and_says_it_was_shrunk():
+    """R <= 10 fails from a logit gap of ln 10 = 2.3 on: the counterexample is (0, -3) with H = I, simplified from the
+    search's failure (the search itself reports what it drew)."""
+    result = run_claims(parse_claims_text('[[claim]]\nid = "c"\nholds = "R <= 10"\n'), seed=0, samples=40,
+                        workers=1).claims[0]
+    assert result.verdict.text == "REFUTED" and result.evidence.shrunk is True
+    assert result.evidence.counterexample.inputs == {"logits": ["0", "-3"], "H": [["1", "0"], ["0", "1"]]}

@@ -48,7 +48,7 @@ class SearchEvidence(Evidence):
     """A single-example claim's search: random cases decided, Hypothesis examples run, re-decisions at
     higher precision, the worst (smallest) decided ln-margin and the n where it was seen, the random
     counterexamples, the cases decided with balls, the cases left tight or undecided; then, where they apply, the symbolic dependence on R (T2.eq47.kappa), the n = 2
-    proof, whether the counterexample was shrunk, the counterexample, a note and the certificate check."""
+    proof, whether the counterexample was shrunk (simplified from a failing case the search found), the counterexample, a note and the certificate check."""
 
     samples: int
     adversarial_examples: int

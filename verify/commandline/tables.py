@@ -134,7 +134,7 @@ def _counterexample_line(e):
     if "structured" in c.inputs:
         return _structured_line(c, sides)
     coefficients = ("logits", c.inputs["logits"]) if "logits" in c.inputs else ("z", c.inputs.get("z"))
-    how = "smallest counterexample, shrunk" if e.shrunk else "counterexample"
+    how = "counterexample, shrunk" if e.shrunk else "counterexample"
     random = f"; {e.random_counterexamples} random case(s) fail" if e.random_counterexamples else ""
     H = c.inputs["H"]
     shortened = len(H) > LISTED or len(coefficients[1]) > LISTED

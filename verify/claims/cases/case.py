@@ -70,15 +70,12 @@ class Case:
     def _hash(self):
         """The logits, H's diagonal and first row (enough to tell cases apart; equality compares everything), L, μ.
         Float64 values and the Fractions equal to them hash alike, so the array and the rows give one hash; no str
-        is hashed, nor None (their hashes differ between processes, and a case carries this one when it is pickled:
-        a case from another process must hash as an equal case made here)."""
+        or None is hashed (their hashes differ between processes, and a pickled case carries this one)."""
         exact = self.exact_H_float()
         if exact is not None:
             sample = (tuple(exact.diagonal().tolist()), tuple(exact[0].tolist()))
-        elif self.H is None:
-            sample = ()
         else:
-            sample = (tuple(row[i] for i, row in enumerate(self.H)), tuple(self.H[0]))
+            sample = () if self.H is None else (tuple(row[i] for i, row in enumerate(self.H)), tuple(self.H[0]))
         given = tuple(() if v is None else v for v in (self.L, self.mu))
         return hash((self.logits, sample, given, self.given == "z"))
 

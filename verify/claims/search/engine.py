@@ -237,7 +237,7 @@ def run_unit(unit, jobs):
 
 
 def run_adversarial(job, seed, dps, max_examples, database=None):
-    """The Hypothesis phase of one job: (the shrunk counterexample or None with the examples run,
+    """The Hypothesis phase of one job: (its failing case or None with the examples run,
     re-decisions). With a `database` folder, the counterexamples saved by earlier runs are decided
     first, and a new one is saved there."""
     decider = Decider(dps, job.needs)
@@ -308,7 +308,7 @@ def collect(tasks, results):
 
 def search_outcome(job, index, collected, samples, dps):
     """(evidence, candidates, tally) of one job: SearchEvidence, the counterexamples to certify, best first
-    (the shrunk one, then the random ones by n), and the merged tally; InterruptedEvidence and () when
+    (the Hypothesis search's, then the random ones by n), and the merged tally; InterruptedEvidence and () when
     Ctrl-C came before it was decided."""
     tally = merge(u for u in collected.units if u is not None).get(index, JobTally())
     adversarial = collected.adversarial.get(job.label)
@@ -329,8 +329,6 @@ def search_outcome(job, index, collected, samples, dps):
     )
     failures = [case for _, case in tally.failures]
     candidates = tuple(([found.case] if found.case is not None else []) + failures)[:CANDIDATES]
-    if candidates:
-        evidence = evidence.with_(shrunk=found.case is not None)
     return evidence, candidates, tally
 
 

@@ -1,6 +1,6 @@
 """Counterexample search: random sampling over the domain and its corners (numpy, seeded per sample), and
-Hypothesis-driven adversarial search (`target` on the margin) over verify.claims.search.strategies, which
-shrinks a failure to the smallest n and the simplest numbers (integers) that still fail.
+Hypothesis-driven adversarial search (`target` on the margin) over verify.claims.search.strategies; the failures
+found are simplified afterwards (verify.claims.search.simplify).
 """
 import functools
 import math
@@ -27,7 +27,6 @@ LOGIT_FLOOR = -700  # e^{-700} ≈ 1e-304: tiny coefficients, the paper's regime
 
 
 SPAN = 8  # the small token counts lo..lo+8, where most failures are, keep half of a wide pool
-SHRINK_PROBES = 200  # cases the shrinking may decide beyond the examples (no shrinking beyond SCALE_N tokens)
 SCALE_N = 24  # up to this n every sample is searched; beyond, (SCALE_N / n)³ of them: a case costs about n³
 
 
@@ -180,9 +179,9 @@ def multi_case_from(rng, N, n, extra):
 
 @dataclass(frozen=True)
 class Found:
-    """What a Hypothesis search found: the shrunk counterexample (or None) and the examples it ran."""
+    """What a Hypothesis search found: its first failing case (or None) and the examples it ran."""
 
-    case: object  # the shrunk counterexample, or None
+    case: object  # the first failing case, as drawn, or None
     examples: int  # examples Hypothesis ran
 
 
@@ -226,8 +225,7 @@ def use_cache_folder_by_default():
 
 
 def _settings(seed_value, max_examples, shrink=True):
-    """Hypothesis's settings for one probe; without `shrink` (beyond SCALE_N tokens, where each case Hypothesis
-    rebuilds is an n × n exact matrix) a failure is reported as drawn."""
+    """Hypothesis's settings for one probe; without `shrink` a failure is reported as drawn."""
     def wrap(test):
         configured = settings(
             max_examples=max_examples,
@@ -244,25 +242,22 @@ def _settings(seed_value, max_examples, shrink=True):
 
 
 def adversarial(job, decider, seed_value, max_examples=60):
-    """Hypothesis search maximising the violation of `job`; a failure comes back shrunk, within SHRINK_PROBES
-    cases decided after the examples (a count, not a time, so the result does not depend on the machine)."""
-    count, failing = [0], set()
-    n_range = job.n_range
+    """Hypothesis search maximising the violation of `job`: the first failing case, as drawn. It is not shrunk here:
+    the verdict simplifies the simplest failures of every phase alike (verify.claims.search.simplify: fewer tokens,
+    H = I, short logits), which reaches the cases Hypothesis's shrinking reached at a fraction of its cost (its
+    shrinker redraws a whole case at each of its hundreds of steps)."""
+    count = [0]
 
-    @_settings(seed_value, max_examples, shrink=n_range[1] <= SCALE_N)
-    @given(_drawn_cases(job, max(job.min_n, n_range[0]), n_range[1]))
+    @_settings(seed_value, max_examples, shrink=False)
+    @given(_drawn_cases(job, max(job.min_n, job.n_range[0]), job.n_range[1]))
     def probe(case):
         check_stop()
-        if case not in failing and not (failing and count[0] >= max_examples + SHRINK_PROBES):
-            # (once the shrinking's budget is spent, only the failures already seen fail, so it ends soon)
-            count[0] += 1
-            decision = decider.decide(job, case)
-            violation = -_as_float(decision.margin)
-            if math.isfinite(violation):  # a margin beyond float64's range cannot steer the search
-                target(violation, label="violation")
-            if decision.status == FAILS:
-                failing.add(case)
-        if case in failing:  # one raise statement: Hypothesis tells failures apart by where they are raised
+        count[0] += 1
+        decision = decider.decide(job, case)
+        violation = -_as_float(decision.margin)
+        if math.isfinite(violation):  # a margin beyond float64's range cannot steer the search
+            target(violation, label="violation")
+        if decision.status == FAILS:
             raise _Counterexample(case)
 
     return _run(probe, count)

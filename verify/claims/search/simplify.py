@@ -76,18 +76,47 @@ def _first_accepted(case, accept, proposals):
 
 
 def _coordinatewise(case, accept):
-    """Each logit in turn to 0, then to an integer, where the whole vector could not be rounded."""
+    """Each logit in turn to 0, then to an integer, where the whole vector could not be rounded; then a logit still
+    below 0 to -1 or, below -1, to the integer nearest 0 on the ladder -1, -2, -4, ... that still fails, bisected
+    against the rung before it (the least such integer where failing is monotone in the logit)."""
     for i in range(case.n):
         for value in (Fraction(0), Fraction(round(case.logits[i]))):
             if case.logits[i] == value:
                 break
-            logits = list(case.logits)
-            logits[i] = value
-            found = accept(logits, case.H)
+            found = accept(_with(case.logits, i, value), case.H)
             if found is not None:
                 case = found
                 break
+        case = _nearer_zero(case, i, accept)
     return case
+
+
+def _nearer_zero(case, i, accept):
+    if i >= case.n or case.logits[i] >= 0 or case.logits[i] == -1:
+        return case
+    if case.logits[i] > -1:  # a fraction of a unit: -1 is shorter to write
+        return accept(_with(case.logits, i, Fraction(-1)), case.H) or case
+    held, rung = 0, 1  # held: a magnitude known not to fail (0 was tried first)
+    while rung < -case.logits[i]:
+        found = accept(_with(case.logits, i, Fraction(-rung)), case.H)
+        if found is not None:
+            case = found
+            break
+        held, rung = rung, 2 * rung
+    while -case.logits[i] - held > 1 and case.logits[i].denominator == 1:
+        middle = (held - case.logits[i]) // 2
+        found = accept(_with(case.logits, i, Fraction(-middle)), case.H)
+        if found is not None:
+            case = found
+        else:
+            held = middle
+    return case
+
+
+def _with(logits, i, value):
+    logits = list(logits)
+    logits[i] = value
+    return logits
 
 
 def _simpler_matrices(H):

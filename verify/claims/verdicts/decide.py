@@ -158,8 +158,9 @@ def formula_result(job, index, collected, dps, samples, out_dir):
                  f"{MAX_CHECK_N} tokens a certificate may have (check's bound): not certified, so no failure is certain"))
     if candidates:
         statuses = []  # the balls' status at each candidate they did not show to fail
-        found = first_certified(candidates[:3 * CANDIDATES], lambda case: refute(job, case, max(dps, CERTIFY_DPS),
-                                                                                  evidence, out_dir, statuses))
+        as_found = set(found_anywhere) | set(structured)  # a candidate not among them is a simplification of one
+        found = first_certified(candidates[:3 * CANDIDATES], lambda case: refute(
+            job, case, max(dps, CERTIFY_DPS), evidence.with_(shrunk=case not in as_found), out_dir, statuses))
         refuted = found.verdict.kind is VerdictKind.REFUTED
         if refuted and proof is not None and proof.status == "proved":
             return _contradiction(found)
@@ -181,19 +182,16 @@ def formula_result(job, index, collected, dps, samples, out_dir):
 
 
 def simplest_first(job, candidates, dps, simplified=2):
-    """The candidates, the smallest n and shortest numbers first, each of the first `simplified` preceded by its
-    simplification (verify.claims.search.simplify): what a reader sees is the simplest case that fails, certified."""
+    """The candidates with the simplifications of the first `simplified` (verify.claims.search.simplify), the
+    smallest n and shortest numbers first: what a reader sees is the simplest case that fails, certified."""
     from verify.claims.search.simplify import simplify
 
     ranked = sorted(dict.fromkeys(candidates), key=lambda case: (case.n, _size(case)))
     decider = Decider(dps, job.needs)
     fails = lambda case: decider.decide(job, case).status == FAILS
-    out = []
-    for i, case in enumerate(ranked):
-        if i < simplified:
-            out.append(simplify(case, fails, job.claim.n_range, job.claim.hessian))
-        out.append(case)
-    return tuple(dict.fromkeys(out))
+    simplifiable = [case for case in ranked if case.given == "logits"][:simplified]  # a case given as z stays as given
+    simpler = [simplify(case, fails, job.claim.n_range, job.claim.hessian) for case in simplifiable]
+    return tuple(sorted(dict.fromkeys(simpler + ranked), key=lambda case: (case.n, _size(case))))
 
 
 def _size(case):
