@@ -3,7 +3,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from verify.claims.cases.case import Case
+from verify.claims.cases.case import Case, parse_case
 from verify.claims.claimfile import parse_claims_text
 from verify.claims.verdicts.decide import run_claims
 from verify.claims.search.simplify import simplify
@@ -47,6 +47,24 @@ def test_a_deep_logit_comes_up_to_the_least_integer_that_still_fails():
     assert found.logits == (Fraction(0), Fraction(-5))
     found = simplify(Case.from_arrays([0.0, -0.5, -700.0], np.eye(3)), fails)
     assert found.n == 2 and found.logits == (Fraction(0), Fraction(-5))
+
+
+def test_the_logits_come_largest_first_with_h_permuted_alike():
+    H = np.array([[3.0, 1.0], [1.0, 2.0]])
+    fails = lambda case: max(case.logits) - min(case.logits) >= 2 and case.H[0][1] != 0
+    found = simplify(Case.from_arrays([-3.0, 0.0], H), fails)
+    assert found.logits == (Fraction(0), Fraction(-2))
+    assert found.H == ((Fraction(2), Fraction(1)), (Fraction(1), Fraction(3)))
+
+
+def test_every_logit_is_rounded_before_any_is_raised_toward_zero():
+    """Raising a logit from -700 takes a dozen trials of the budget: the cheap rounding of every coordinate comes
+    first, so the last logit is still rounded when six deep ones precede it."""
+    logits = ["0", "-0.43"] + ["-700"] * 6 + ["-3.14159265358979323846264338327950288"]
+    case = parse_case({"logits": logits, "H": [[str(int(i == j)) for j in range(9)] for i in range(9)]})
+    fails = lambda c: c.n == 9 and c.logits[1] == Fraction(-43, 100) and sum(v <= -600 for v in c.logits) >= 6 and \
+        -4 < c.logits[-1] < -2.5
+    assert simplify(case, fails, (9, 10)).logits[-1] == -3
 
 
 def test_a_fraction_of_a_unit_becomes_minus_one_where_that_still_fails():

@@ -177,8 +177,8 @@ def test_logit_cases_draw_the_logits_probability_vectors_draws_with_h_the_identi
 @pytest.mark.parametrize("text, drawn_h", [("z_max >= 1/6", False), ("j_min * n >= R / 10**9", False),
                                            ("kappa >= 1", True), ("lambda_min <= mu_T * z_max**2", True)])
 def test_the_search_draws_h_only_for_a_claim_that_reads_it(text, drawn_h, monkeypatch):
-    """A claim of z, J, R and n alone is searched over logits with H = I (a drawn H would only slow the draws and
-    the shrinking); a claim that reads curvature over drawn matrices of its family."""
+    """A claim of z, J, R and n alone is searched over logits with H = I (a drawn H would only slow the draws); a
+    claim that reads curvature over drawn matrices of its family."""
     from verify.claims.claimfile import parse_claims_text
     from verify.claims.jobs import Job
     from verify.claims.search import engine

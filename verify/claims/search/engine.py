@@ -58,7 +58,7 @@ class Decider:
         needs = self.needs if needs is None else frozenset(needs)
         key = (case, stage, needs)
         if key not in self._points:  # and in every Decider of this process: each job's Hypothesis search has one seed,
-            shared = (case, stage, self.dps, needs)  # so the jobs of a pool draw the same first cases
+            shared = (case, stage, self.dps, needs)  # the jobs of a group that read H draw the same first cases
             point = _SHARED_POINTS.get(shared)
             if point is None:
                 point = self._make(case, stage, needs)
@@ -254,7 +254,8 @@ def run_adversarial(job, seed, dps, max_examples, database=None):
 @preloads("verify.numerics.exact_spectrum")  # the exact route at a tie
 def run_adversarial_jobs(jobs, seed, dps, examples, database=None):
     """run_adversarial on each job in turn (`examples`: each one's count), in one process: their searches, seeded
-    alike, draw the same first cases, whose points are then computed once. {job label: result}."""
+    alike, draw the same first cases (those that read H; those that read none draw logits alone), whose points are
+    then computed once. {job label: result}."""
     return {job.label: run_adversarial(job, seed, dps, count, database) for job, count in zip(jobs, examples)}
 
 

@@ -246,18 +246,21 @@ def adversarial(job, decider, seed_value, max_examples=60):
     the verdict simplifies the simplest failures of every phase alike (verify.claims.search.simplify: fewer tokens,
     H = I, short logits), which reaches the cases Hypothesis's shrinking reached at a fraction of its cost (its
     shrinker redraws a whole case at each of its hundreds of steps)."""
-    count = [0]
+    count, failing = [0], []
 
     @_settings(seed_value, max_examples, shrink=False)
     @given(_drawn_cases(job, max(job.min_n, job.n_range[0]), job.n_range[1]))
     def probe(case):
         check_stop()
+        if case in failing:  # Hypothesis's replay of the failure it found: not another example
+            raise _Counterexample(case)
         count[0] += 1
         decision = decider.decide(job, case)
         violation = -_as_float(decision.margin)
         if math.isfinite(violation):  # a margin beyond float64's range cannot steer the search
             target(violation, label="violation")
         if decision.status == FAILS:
+            failing.append(case)
             raise _Counterexample(case)
 
     return _run(probe, count)
@@ -278,7 +281,7 @@ def _as_float(margin):
 
 
 def _run(probe, count):
-    """Run a Hypothesis probe: the counterexample it raised (shrunk), or None, with the examples run. Meanwhile
+    """Run a Hypothesis probe: the counterexample it raised, or None, with the examples run. Meanwhile
     Hypothesis's own folder is `cache_folder()`; the caller's setting is restored afterwards."""
     from hypothesis import configuration
 

@@ -1,9 +1,11 @@
 """Simplifying a counterexample before it is certified: fewer tokens, then shorter numbers, as long as the
 claim still fails. The search's random and prover-seeded cases carry 50-digit decimals; a reader wants
-the smallest n and small integers or short decimals, as Hypothesis's shrinking gives the adversarial phase.
+the smallest n and small integers or short decimals; the Hypothesis search's failures come as drawn, so this is
+their shrinking too (the logits at the floor e^-700 brought up to the least integer depth that still fails).
 
 Greedy and bounded: each step proposes a simpler case (drop a token; H = I, an integer diagonal, H rounded
-to 1…6 significant digits; logits rounded the same way, then one coordinate at a time to 0 or an integer),
+to 1…6 significant digits; logits rounded the same way, then one coordinate at a time to 0 or an integer, then
+each below 0 up toward 0; the logits in descending order, H's rows and columns permuted alike),
 validates it as a case file would be validated (symmetric, positive definite, in the claim's family and n
 range), and keeps it when the claim still fails there. Every trial is an estimate (the engine's stages);
 the result is certified afterwards like any other candidate, and the original stays as the fallback.
@@ -50,7 +52,10 @@ def simplify(case, still_fails, n_range=(2, float("inf")), family="spd", max_tri
     case = _fewer_tokens(case, accept, n_range[0])
     case = _first_accepted(case, accept, ((case.logits, H) for H in _simpler_matrices(case.H)))
     case = _first_accepted(case, accept, ((logits, case.H) for logits in _simpler_vectors(case.logits)))
-    return _coordinatewise(case, accept)
+    case = _coordinatewise(case, accept)
+    for i in range(case.n):  # after every coordinate's cheap tries: the ladder may spend a dozen trials on one
+        case = _nearer_zero(case, i, accept)
+    return _descending(case, accept)
 
 
 def _fewer_tokens(case, accept, min_n):
@@ -76,9 +81,7 @@ def _first_accepted(case, accept, proposals):
 
 
 def _coordinatewise(case, accept):
-    """Each logit in turn to 0, then to an integer, where the whole vector could not be rounded; then a logit still
-    below 0 to -1 or, below -1, to the integer nearest 0 on the ladder -1, -2, -4, ... that still fails, bisected
-    against the rung before it (the least such integer where failing is monotone in the logit)."""
+    """Each logit in turn to 0, then to an integer, where the whole vector could not be rounded."""
     for i in range(case.n):
         for value in (Fraction(0), Fraction(round(case.logits[i]))):
             if case.logits[i] == value:
@@ -87,11 +90,12 @@ def _coordinatewise(case, accept):
             if found is not None:
                 case = found
                 break
-        case = _nearer_zero(case, i, accept)
     return case
 
 
 def _nearer_zero(case, i, accept):
+    """A logit below 0 to -1 or, below -1, to the integer nearest 0 on the ladder -1, -2, -4, ... that still fails,
+    bisected against the rung before it (the least such integer where failing is monotone in the logit)."""
     if i >= case.n or case.logits[i] >= 0 or case.logits[i] == -1:
         return case
     if case.logits[i] > -1:  # a fraction of a unit: -1 is shorter to write
@@ -111,6 +115,14 @@ def _nearer_zero(case, i, accept):
         else:
             held = middle
     return case
+
+
+def _descending(case, accept):
+    """The logits largest first, H's rows and columns permuted alike (every quantity of the language is unchanged)."""
+    order = sorted(range(case.n), key=lambda k: -case.logits[k])
+    if order == list(range(case.n)):
+        return case
+    return accept([case.logits[k] for k in order], [[case.H[r][c] for c in order] for r in order]) or case
 
 
 def _with(logits, i, value):

@@ -303,8 +303,7 @@ def cases(min_n=2, max_n=EXACT_MAX_N, hessian="spd", min_log=-700, ties=True):
 @functools.lru_cache(maxsize=256)
 def logit_cases(min_n, max_n, min_log):
     """Cases whose logits are drawn as `cases` draws them, with H = I (a member of every family): the search's cases
-    for a claim that reads nothing of H (z, J, R and n alone), where a drawn H would only lengthen each draw and,
-    most, its shrinking."""
+    for a claim that reads nothing of H (z, J, R and n alone), where a drawn H would only lengthen each draw."""
     return _vectors(min_n, max_n, min_log, True).map(_with_identity)
 
 
