@@ -180,3 +180,25 @@ def test_the_models_n_is_where_structured_cases_are_tried(monkeypatch):
     monkeypatch.setattr("verify.claims.search.structured._lower", lambda job, failing, held, fails: ([], 0))
     _, failing, _, _ = prove_job(job, 30)
     assert {c.n for c in failing if isinstance(c, StructuredCase)} <= {4320, 4321, 4322}  # where the model's n led
+
+
+def test_a_claim_that_reads_nothing_of_h_is_tried_at_h_the_identity_alone():
+    """Its truth is the same at every H of a shape: one H per shape (I, in every family), where a claim of the
+    curvature is tried at every H of its family."""
+    only_i = structured_cases((2, 50), "spd", reads_h=False)
+    every_h = structured_cases((2, 50), "spd")
+    assert {c.hessian for c in only_i} == {("isotropic", 1, 0)}
+    assert {(c.n, c.m, c.ratio) for c in only_i} == {(c.n, c.m, c.ratio) for c in every_h}
+    assert len({c.hessian for c in every_h if c.n == 10}) == 5
+    assert all(c.in_family(family) for family in ("spd", "diagonal", "isotropic") for c in only_i)
+
+
+@pytest.mark.parametrize("text, reads_h", [("z_max >= 1/n", False), ("lambda_max >= mu_T * z_min**2", True)])
+def test_the_structured_phase_tries_every_h_only_for_a_claim_that_reads_h(text, reads_h):
+    from verify.claims.claimfile import parse_claims_text
+    from verify.claims.jobs import Job
+    from verify.claims.search.structured import run_structured
+
+    job = Job(parse_claims_text(f'[[claim]]\nid = "c"\nholds = "{text}"\nn = [2, 50]\n')[0])
+    failing, decided = run_structured(job, 30)
+    assert failing == () and decided == len(structured_cases((2, 50), "spd", reads_h=reads_h))

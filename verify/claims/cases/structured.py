@@ -138,12 +138,13 @@ def _tops(n):
     return (n, 1, 1, n - 1, max(1, n // 2))
 
 
-def structured_cases(n_range, family, extra=(), only=None):
-    """The structured cases of a claim's domain, smallest n first (see token_counts, shapes, hessians)."""
+def structured_cases(n_range, family, extra=(), only=None, reads_h=True):
+    """The structured cases of a claim's domain, smallest n first (see token_counts, shapes, hessians); for a claim
+    that reads nothing of H (`reads_h` False), H = I alone (a member of every family: any other H decides alike)."""
     out = []
     for n in token_counts(n_range, extra, only):
         for m, ratio in shapes(n):
-            for H in hessians(n, family):
+            for H in hessians(n, family) if reads_h else hessians(n, "isotropic")[:1]:
                 if m == n and H[0] == "diagonal":
                     continue  # one group: a diagonal two-level H is h_top·I, already tried
                 case = StructuredCase(n, m, ratio, H)
