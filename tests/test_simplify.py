@@ -1,4 +1,5 @@
 """Counterexamples are simplified before they are certified: the smallest n and short numbers that still fail."""
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -94,4 +95,5 @@ def test_a_refuted_claim_reports_the_least_integer_depth_that_fails_and_says_it_
     result = run_claims(parse_claims_text('[[claim]]\nid = "c"\nholds = "R <= 10"\n'), seed=0, samples=40,
                         workers=1).claims[0]
     assert result.verdict.text == "REFUTED" and result.evidence.shrunk is True
-    assert result.evidence.counterexample.inputs == {"logits": ["0", "-3"], "H": [["1", "0"], ["0", "1"]]}
+    depth = math.ceil(math.log(10))  # the least integer gap with e^gap > 10
+    assert result.evidence.counterexample.inputs == {"logits": ["0", str(-depth)], "H": [["1", "0"], ["0", "1"]]}

@@ -2,7 +2,7 @@
 import functools
 from dataclasses import dataclass
 
-from verify.claims.language.quantities import needs
+from verify.claims.language.quantities import CURVATURE, needs
 from verify.claims.language.syntax import names
 
 
@@ -59,6 +59,12 @@ class Job:
     def needs(self):
         """Series beyond the extremes this claim reads ("j", "lam")."""
         return needs(names(self.tree))
+
+    @property
+    def reads_h(self):
+        """Whether the claim reads anything of H (curvature, L, μ): one that does not holds or fails alike at every H,
+        and the search tries it at H = I alone."""
+        return bool(CURVATURE & self.needs)
 
     def applies(self, case):
         return self.min_n <= case.n <= self.max_n

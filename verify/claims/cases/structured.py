@@ -26,6 +26,7 @@ MAX_RATIONAL_DIGITS = 60  # digits of a numerator or denominator in a structured
 HESSIAN_LIMIT = 10**300  # as a case file's entries of H
 RATIOS = (Fraction(2), Fraction(1000))
 KINDS = ("isotropic", "diagonal")
+IDENTITY = ("isotropic", Fraction(1), Fraction(0))  # H = I, in every family
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ def token_counts(n_range, extra=(), only=None):
 def hessians(n, family):
     """The structured H tried at n: I, isotropic ones (β > 0 and β < 0) and two-level diagonals."""
     one = Fraction(1)
-    isotropic = [("isotropic", one, Fraction(0)), ("isotropic", one, one), ("isotropic", one, Fraction(-1, 2 * n))]
+    isotropic = [IDENTITY, ("isotropic", one, one), ("isotropic", one, Fraction(-1, 2 * n))]
     diagonal = [("diagonal", one, Fraction(1000)), ("diagonal", Fraction(1000), one)]
     if family == "isotropic":
         return isotropic
@@ -144,7 +145,7 @@ def structured_cases(n_range, family, extra=(), only=None, reads_h=True):
     out = []
     for n in token_counts(n_range, extra, only):
         for m, ratio in shapes(n):
-            for H in hessians(n, family) if reads_h else hessians(n, "isotropic")[:1]:
+            for H in hessians(n, family) if reads_h else (IDENTITY,):
                 if m == n and H[0] == "diagonal":
                     continue  # one group: a diagonal two-level H is h_top·I, already tried
                 case = StructuredCase(n, m, ratio, H)

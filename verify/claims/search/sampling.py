@@ -20,7 +20,6 @@ from verify.claims.cases.case import Case
 from verify.numerics.precision import Log
 from verify.claims.executors import check_stop
 from verify.claims.language.outcome import FAILS
-from verify.claims.language.quantities import CURVATURE
 from verify.claims.cases.multi_balls import MultiCase
 
 LOGIT_FLOOR = -700  # e^{-700} ≈ 1e-304: tiny coefficients, the paper's regime
@@ -268,7 +267,7 @@ def adversarial(job, decider, seed_value, max_examples=60):
 
 def _drawn_cases(job, min_n, max_n):
     """The cases a job's search draws: of its family, or, for a claim that reads nothing of H, logits alone (H = I)."""
-    if CURVATURE & job.needs:
+    if job.reads_h:
         return strategies.cases(min_n=min_n, max_n=max_n, hessian=job.family, min_log=LOGIT_FLOOR)
     return strategies.logit_cases(min_n, max_n, LOGIT_FLOOR)
 

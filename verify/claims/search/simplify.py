@@ -33,8 +33,8 @@ class _Budget:
 def simplify(case, still_fails, n_range=(2, float("inf")), family="spd", max_trials=MAX_TRIALS):
     """The simplest case found from `case` on which still_fails(case) is true (`case` itself if none is simpler).
 
-    Cases whose coefficients were given as z are returned unchanged (their logits are not rationals)."""
-    if case.given != "logits":
+    Cases whose coefficients were given as z are returned unchanged (see `can_simplify`)."""
+    if not can_simplify(case):
         return case
     budget = _Budget(max_trials)
 
@@ -56,6 +56,11 @@ def simplify(case, still_fails, n_range=(2, float("inf")), family="spd", max_tri
     for i in range(case.n):  # after every coordinate's cheap tries: the ladder may spend a dozen trials on one
         case = _nearer_zero(case, i, accept)
     return _descending(case, accept)
+
+
+def can_simplify(case):
+    """Whether `simplify` can change the case: not one given as z (its logits are not rationals)."""
+    return case.given == "logits"
 
 
 def _fewer_tokens(case, accept, min_n):
@@ -96,7 +101,7 @@ def _coordinatewise(case, accept):
 def _nearer_zero(case, i, accept):
     """A logit below 0 to -1 or, below -1, to the integer nearest 0 on the ladder -1, -2, -4, ... that still fails,
     bisected against the rung before it (the least such integer where failing is monotone in the logit)."""
-    if i >= case.n or case.logits[i] >= 0 or case.logits[i] == -1:
+    if case.logits[i] >= 0 or case.logits[i] == -1:
         return case
     if case.logits[i] > -1:  # a fraction of a unit: -1 is shorter to write
         return accept(_with(case.logits, i, Fraction(-1)), case.H) or case

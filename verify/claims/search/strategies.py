@@ -308,12 +308,7 @@ def logit_cases(min_n, max_n, min_log):
 
 
 def _with_identity(logits):
-    return Case.with_float_H(tuple(logits), _identity(len(logits)))
-
-
-@functools.lru_cache(maxsize=64)
-def _identity(n):
-    return np.eye(n)
+    return Case.with_float_H(tuple(logits), np.eye(len(logits)))
 
 
 @st.composite

@@ -8,7 +8,6 @@ from verify.claims.cases.structured import FORALL_BUDGET, StructuredCase, at_tok
 from verify.claims.exact import structured_outcome
 from verify.claims.executors import check_stop
 from verify.claims.language.outcome import FAILS
-from verify.claims.language.quantities import CURVATURE
 from verify.numerics.precision import bits_for
 
 FAILURES_KEPT = 5  # the failing structured cases kept, the smallest n first
@@ -28,7 +27,7 @@ def run_structured(job, dps, extra=(), only=None, shared=None):
     if only is not None:
         n_range = (max(n_range[0], min(only) - 1), min(n_range[1], max(only) + 1))
     fails = lambda case: structured_outcome(job.tree, shared.case(case), bits, shared.point(case)).status == FAILS
-    for case in structured_cases(n_range, job.family, extra, only=only, reads_h=bool(CURVATURE & job.needs)):
+    for case in structured_cases(n_range, job.family, extra, only=only, reads_h=job.reads_h):
         check_stop()
         if not decidable(job.tree, case.n) or (work(job.tree, case.n) > 1 and spent > FORALL_BUDGET):
             continue

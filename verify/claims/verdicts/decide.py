@@ -184,13 +184,13 @@ def formula_result(job, index, collected, dps, samples, out_dir):
 def simplest_first(job, candidates, dps, simplified=2):
     """The candidates with the simplifications of the first `simplified` (verify.claims.search.simplify), the
     smallest n and shortest numbers first: what a reader sees is the simplest case that fails, certified."""
-    from verify.claims.search.simplify import simplify
+    from verify.claims.search.simplify import can_simplify, simplify
 
     ranked = sorted(dict.fromkeys(candidates), key=lambda case: (case.n, _size(case)))
     decider = Decider(dps, job.needs)
     fails = lambda case: decider.decide(job, case).status == FAILS
-    simplifiable = [case for case in ranked if case.given == "logits"][:simplified]  # a case given as z stays as given
-    simpler = [simplify(case, fails, job.claim.n_range, job.claim.hessian) for case in simplifiable]
+    simpler = [simplify(case, fails, job.claim.n_range, job.claim.hessian)
+               for case in [case for case in ranked if can_simplify(case)][:simplified]]
     return tuple(sorted(dict.fromkeys(simpler + ranked), key=lambda case: (case.n, _size(case))))
 
 
