@@ -439,3 +439,19 @@ def test_a_tie_at_a_structured_case_is_decided_by_its_closed_form():
     for case in list(structured_cases((2, 10**6), "spd", ()))[:12]:
         outcome, _, _ = decide_rigorously(tree, case, 20, max_bits=1024)
         assert outcome.decided and outcome.holds, case
+
+
+@pytest.mark.parametrize("text, stages", [("z_max >= 1/n", ("float", "balls")),  # a tie: float64 and balls tight
+                                          ("z_max >= 1 - 10**(-30)", ("float", "balls"))])  # tight at 16 digits alone
+def test_sides_tight_at_a_stage_go_to_the_balls_not_to_more_digits(text, stages, monkeypatch):
+    """A margin whose sides agree to every digit of float64 (a tie, mostly) is decided by the balls at once: more
+    mpmath digits found the same agreement in nine cases of ten (examples/suite.toml), and only balls decide it."""
+    from verify.claims.search.engine import Decider
+
+    job = Job(FormulaClaim("x", "", text, n_range=(3, 3), command="claims", tree=parse_claim(text, (3, 3))))
+    decider, visited = Decider(50, job.needs), []
+    at = decider.at
+    monkeypatch.setattr(decider, "at", lambda job, case, stage, needs=None: visited.append(stage) or at(job, case, stage, needs))
+    case = make_case(logits=[0, 0, 0] if "1/n" in text else [0, -80, -80], H=diagonal(1, 1, 1))
+    decision = decider.decide(job, case)
+    assert tuple(visited) == stages and decider.precise_rechecks == 0 and decision.status == HOLDS
