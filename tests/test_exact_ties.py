@@ -441,17 +441,25 @@ def test_a_tie_at_a_structured_case_is_decided_by_its_closed_form():
         assert outcome.decided and outcome.holds, case
 
 
-@pytest.mark.parametrize("text, stages", [("z_max >= 1/n", ("float", "balls")),  # a tie: float64 and balls tight
-                                          ("z_max >= 1 - 10**(-30)", ("float", "balls"))])  # tight at 16 digits alone
-def test_sides_tight_at_a_stage_go_to_the_balls_not_to_more_digits(text, stages, monkeypatch):
-    """A margin whose sides agree to every digit of float64 (a tie, mostly) is decided by the balls at once: more
-    mpmath digits found the same agreement in nine cases of ten (examples/suite.toml), and only balls decide it."""
+EXTREME_H = diagonal(10**300, Fraction(1, 10**300), Fraction(1, 10**300))  # the search's corner H at n = 3
+
+
+@pytest.mark.parametrize("text, logits, H, visited, status", [
+    ("z_max >= 1/n", [0, 0, 0], diagonal(1, 1, 1), ("float", "balls"), HOLDS),  # a tie, then exact arithmetic
+    ("z_max >= 1 - 10**(-30)", [0, -80, -80], diagonal(1, 1, 1), ("float", "balls"), HOLDS),  # tight in float64
+    # tight at 50 digits; the balls at 100 cannot enclose κ at this H, so the skipped 100-digit estimate decides
+    ("kappa <= kappa * (1 + 10**(-70))", [0, 0, 0], EXTREME_H, ("float", 50, "balls", 100), HOLDS),
+    ("L < 10**299 or kappa >= kappa * (1 + 10**(-70))", [0, -1, -2], EXTREME_H, ("float", 50, "balls", 100), FAILS)])
+def test_a_margin_tight_at_an_estimate_stage_goes_to_the_balls_and_back_only_where_they_cannot_decide(
+        text, logits, H, visited, status, monkeypatch):
+    """A margin tight at an estimate stage (a tie, mostly) is decided by the balls next, not by more mpmath digits
+    first; where neither the balls nor exact arithmetic decide, the most precise estimate stage skipped still runs,
+    so no case the stages decided before goes undecided."""
     from verify.claims.search.engine import Decider
 
     job = Job(FormulaClaim("x", "", text, n_range=(3, 3), command="claims", tree=parse_claim(text, (3, 3))))
-    decider, visited = Decider(50, job.needs), []
+    decider, stages = Decider(50, job.needs), []
     at = decider.at
-    monkeypatch.setattr(decider, "at", lambda job, case, stage, needs=None: visited.append(stage) or at(job, case, stage, needs))
-    case = make_case(logits=[0, 0, 0] if "1/n" in text else [0, -80, -80], H=diagonal(1, 1, 1))
-    decision = decider.decide(job, case)
-    assert tuple(visited) == stages and decider.precise_rechecks == 0 and decision.status == HOLDS
+    monkeypatch.setattr(decider, "at", lambda job, case, stage, needs=None: stages.append(stage) or at(job, case, stage, needs))
+    decision = decider.decide(job, make_case(logits=logits, H=H))
+    assert (tuple(stages), decision.status) == (visited, status)

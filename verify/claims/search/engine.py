@@ -44,9 +44,7 @@ _SHARED_POINTS, _SHARED_POINTS_LOCK, MAX_SHARED_POINTS = {}, threading.Lock(), 4
 
 class Decider:
     """Float64 first; an undecided margin is re-decided at `dps` digits, then at 2·dps, then with Arb
-    balls at 2·dps digits, which alone decide a tight or undefined claim (a margin tight at a stage goes to them
-    at once: in examples/suite.toml, 9 in 10 of the cases tight in float64 were tight at both mpmath stages too).
-    Points are cached per case
+    balls at 2·dps digits, which alone decide a tight or undefined claim (see `decide`). Points are cached per case
     (a Case is a frozen, hashable record of exact numbers); `precise_rechecks` counts the mpmath
     re-decisions and `ball_decisions` the ball ones, cached or not."""
 
@@ -127,26 +125,35 @@ class Decider:
     def decide(self, job, case):
         """The job's Decision at the case. The float64 point is the Decider's (made once for all the jobs of a unit);
         the stages after it, and their points, follow the job's own needs: a claim of z alone is decided in balls at
-        a case where a neighbour reading λ(k) could only be estimated (its verdict must not depend on its file)."""
+        a case where a neighbour reading λ(k) could only be estimated (its verdict must not depend on its file).
+        A margin tight at an estimate stage (its enclosure holds 0 there: a tie, mostly) skips the other estimate
+        stages for the balls; the most precise of them runs after all where neither the balls nor exact arithmetic
+        decide."""
         needs = frozenset(job.needs)
-        stages = self.stages(case, needs)
-        outcome = None
+        stages, skipped, outcome = self.stages(case, needs), [], None
         for stage in stages:
             if outcome is not None and outcome.status == TIGHT and stage not in RIGOROUS_STAGES:
-                continue  # sides that agree to every digit of a stage: a tie, mostly, which only balls decide
+                skipped.append(stage)
+                continue
             outcome = self.at(job, case, stage, None if stage == "float" else needs)
             if outcome.decided:
                 return Decision(outcome, stage)
         # a tie, or a claim whose definedness the balls left open (a divisor they only put near 0), decided exactly
-        # (where the precise stages ran: exact arithmetic costs more than they do)
+        # (where the balls ran: exact arithmetic costs more than they do)
         exact = exact_outcome(job.tree, case) if (outcome.status == TIGHT or outcome.open) and stages[-1] == "balls" \
             else None
-        return Decision(exact, "exact") if exact is not None else Decision(outcome, stage)
+        if exact is not None:
+            return Decision(exact, "exact")
+        if skipped:  # where the balls at 2·dps digits cannot enclose what mpmath estimates (a corner such as
+            estimate = self.at(job, case, skipped[-1], needs)  # H = diag(10³⁰⁰, 10⁻³⁰⁰, …)): its most precise stage
+            if estimate.decided:
+                return Decision(estimate, skipped[-1])
+        return Decision(outcome, stage)
 
     def at(self, job, case, stage, needs=None):
         """The job's Outcome at one stage (balls everywhere: the estimate stages' balls carry their estimated errors),
         at the point with the quantities `needs` asks for (by default the Decider's)."""
-        if stage in ("balls", "enclosure"):
+        if stage in RIGOROUS_STAGES:
             self.ball_decisions += 1
         elif stage != "float":
             self.precise_rechecks += 1
