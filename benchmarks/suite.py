@@ -6,6 +6,7 @@ operating system's accounting of the finished child processes, so nothing in the
 Run: python benchmarks/suite.py [pytest options, e.g. -n 0]
      python benchmarks/suite.py --quick   (one small test file in one process: checks the benchmark runs, no budget)
 """
+import importlib.util
 import resource
 import subprocess
 import sys
@@ -17,8 +18,20 @@ ROOT = Path(__file__).resolve().parent.parent
 QUICK = ["-n", "0", "tests/test_architecture.py"]  # --quick: one small file, in this process's child alone
 
 
+def bytecode_state():
+    """How many of verify/'s modules have cached bytecode, and whether Python may write more: each process the suite
+    starts (about a hundred) compiles the others from source again, about 0.15 s of CPU for those the search imports
+    (measured), so a clean clone under PYTHONDONTWRITEBYTECODE costs more than a working copy that has them."""
+    sources = sorted((ROOT / "verify").rglob("*.py"))
+    cached = sum(Path(importlib.util.cache_from_source(str(source))).exists() for source in sources)
+    writes = "may not write the rest (PYTHONDONTWRITEBYTECODE)" if sys.flags.dont_write_bytecode else \
+        "writes the rest as the first process imports them"
+    return f"bytecode cached for {cached} of {len(sources)} modules of verify/ before the run; Python {writes}"
+
+
 def main(argv):
     quick = "--quick" in argv
+    bytecode = bytecode_state()
     if quick:
         argv = [a for a in argv if a != "--quick"] + QUICK
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -29,10 +42,12 @@ def main(argv):
     user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
     if quick:
         print(f"{' '.join(QUICK)}: exit status {run.returncode}, {wall:.0f} s wall, {user + system:.1f} s CPU")
+        print(bytecode)
         return run.returncode
     print(f"suite: exit status {run.returncode}, {wall:.0f} s wall, {user + system:.0f} s CPU "
           f"({user:.0f} user + {system:.0f} system); budget {BUDGET_CPU_SECONDS:.0f} s CPU: "
           f"ratio {(user + system) / BUDGET_CPU_SECONDS:.2f}")
+    print(bytecode)
     return run.returncode
 
 
