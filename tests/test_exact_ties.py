@@ -463,3 +463,20 @@ def test_a_margin_tight_at_an_estimate_stage_goes_to_the_balls_and_back_only_whe
     monkeypatch.setattr(decider, "at", lambda job, case, stage, needs=None: stages.append(stage) or at(job, case, stage, needs))
     decision = decider.decide(job, make_case(logits=logits, H=H))
     assert (tuple(stages), decision.status) == (visited, status)
+
+
+def test_where_balls_and_exact_arithmetic_do_not_decide_every_skipped_estimate_stage_still_may(monkeypatch):
+    """Tight in float64, decided by mpmath at dps digits only (at 2·dps the estimate breaks down), the balls tight and
+    exact arithmetic out of reach: the case is decided at dps digits, as before any stage was skipped."""
+    from verify.claims.language.outcome import Outcome
+    from verify.claims.search import engine
+
+    tight, holds, unknown = Outcome(0.0, -1e-20, 1e-20, False), Outcome(1.0, 0.5, 1.5, False), \
+        Outcome(float("nan"), float("-inf"), float("inf"), False)
+    at_stage = {"float": tight, 50: holds, 100: unknown, "balls": tight}
+    monkeypatch.setattr(engine, "exact_outcome", lambda tree, case: None)
+    decider, visited = engine.Decider(50), []
+    monkeypatch.setattr(decider, "at", lambda job, case, stage, needs=None: visited.append(stage) or at_stage[stage])
+    job = Job(FormulaClaim("x", "", "kappa >= 1", n_range=(3, 3), command="claims", tree=parse_claim("kappa >= 1", (3, 3))))
+    decision = decider.decide(job, make_case(logits=[0, -1, -2], H=diagonal(1, 2, 3)))
+    assert (decision.status, decision.stage, visited) == (HOLDS, 50, ["float", "balls", 100, 50])

@@ -127,7 +127,7 @@ class Decider:
         the stages after it, and their points, follow the job's own needs: a claim of z alone is decided in balls at
         a case where a neighbour reading λ(k) could only be estimated (its verdict must not depend on its file).
         A margin tight at an estimate stage (its enclosure holds 0 there: a tie, mostly) skips the other estimate
-        stages for the balls; the most precise of them runs after all where neither the balls nor exact arithmetic
+        stages for the balls; they run after all, the most precise first, where neither the balls nor exact arithmetic
         decide."""
         needs = frozenset(job.needs)
         stages, skipped, outcome = self.stages(case, needs), [], None
@@ -144,10 +144,10 @@ class Decider:
             else None
         if exact is not None:
             return Decision(exact, "exact")
-        if skipped:  # where the balls at 2·dps digits cannot enclose what mpmath estimates (a corner such as
-            estimate = self.at(job, case, skipped[-1], needs)  # H = diag(10³⁰⁰, 10⁻³⁰⁰, …)): its most precise stage
-            if estimate.decided:
-                return Decision(estimate, skipped[-1])
+        for estimated in reversed(skipped):  # where the balls at 2·dps digits cannot enclose what mpmath estimates
+            estimate = self.at(job, case, estimated, needs)  # (a corner such as H = diag(10³⁰⁰, 10⁻³⁰⁰, …)): the
+            if estimate.decided:  # skipped stages after all, the most precise first
+                return Decision(estimate, estimated)
         return Decision(outcome, stage)
 
     def at(self, job, case, stage, needs=None):
