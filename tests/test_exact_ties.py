@@ -20,6 +20,7 @@ from verify.claims.language.outcome import FAILS, HOLDS
 from verify.claims.language.parser import parse_claim
 from verify.claims.record import FormulaClaim
 from verify.numerics import exact_spectrum
+from verify.claims.search.sampling import EXTREME
 
 TWO = make_case(logits=["0", "0"], H=[[2, 0], [0, 1]])  # λ_max = L_T z_min² = 3/8 exactly
 
@@ -441,7 +442,7 @@ def test_a_tie_at_a_structured_case_is_decided_by_its_closed_form():
         assert outcome.decided and outcome.holds, case
 
 
-EXTREME_H = diagonal(10**300, Fraction(1, 10**300), Fraction(1, 10**300))  # the search's corner H at n = 3
+EXTREME_H = diagonal(EXTREME, 1 / EXTREME, 1 / EXTREME)  # the search's corner H at n = 3
 
 
 @pytest.mark.parametrize("text, logits, H, visited, status", [
@@ -453,8 +454,8 @@ EXTREME_H = diagonal(10**300, Fraction(1, 10**300), Fraction(1, 10**300))  # the
 def test_a_margin_tight_at_an_estimate_stage_goes_to_the_balls_and_back_only_where_they_cannot_decide(
         text, logits, H, visited, status, monkeypatch):
     """A margin tight at an estimate stage (a tie, mostly) is decided by the balls next, not by more mpmath digits
-    first; where neither the balls nor exact arithmetic decide, the most precise estimate stage skipped still runs,
-    so no case the stages decided before goes undecided."""
+    first; where neither the balls nor exact arithmetic decide, the skipped estimate stages still run, the most
+    precise first, so no case the stages decided before goes undecided."""
     from verify.claims.search.engine import Decider
 
     job = Job(FormulaClaim("x", "", text, n_range=(3, 3), command="claims", tree=parse_claim(text, (3, 3))))

@@ -144,9 +144,11 @@ class Decider:
             else None
         if exact is not None:
             return Decision(exact, "exact")
-        for estimated in reversed(skipped):  # where the balls at 2·dps digits cannot enclose what mpmath estimates
-            estimate = self.at(job, case, estimated, needs)  # (a corner such as H = diag(10³⁰⁰, 10⁻³⁰⁰, …)): the
-            if estimate.decided:  # skipped stages after all, the most precise first
+        # the skipped estimate stages after all, the most precise first: the balls at 2·dps digits cannot enclose
+        # what mpmath estimates at a corner such as H = diag(10³⁰⁰, 10⁻³⁰⁰, …)
+        for estimated in reversed(skipped):
+            estimate = self.at(job, case, estimated, needs)
+            if estimate.decided:
                 return Decision(estimate, estimated)
         return Decision(outcome, stage)
 

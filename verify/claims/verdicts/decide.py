@@ -186,12 +186,13 @@ def simplest_first(job, candidates, dps, simplified=2):
     smallest n and shortest numbers first: what a reader sees is the simplest case that fails, certified."""
     from verify.claims.search.simplify import can_simplify, simplify
 
-    ranked = sorted(dict.fromkeys(candidates), key=lambda case: (case.n, _size(case)))
+    simplest = lambda cases: sorted(dict.fromkeys(cases), key=lambda case: (case.n, _size(case)))
+    ranked = simplest(candidates)
     decider = Decider(dps, job.needs)
     fails = lambda case: decider.decide(job, case).status == FAILS
     simpler = [simplify(case, fails, job.claim.n_range, job.claim.hessian)
                for case in [case for case in ranked if can_simplify(case)][:simplified]]
-    return tuple(sorted(dict.fromkeys(simpler + ranked), key=lambda case: (case.n, _size(case))))
+    return tuple(simplest(simpler + ranked))
 
 
 def _size(case):
