@@ -97,8 +97,9 @@ def run_cli_process(*args, cwd=None, timeout=300):
 # `lemmas_example_run`, the LaTeX export's decision; the README's blocks and the API's doctests decide the built-in
 # and example claims too):
 # under xdist they run on one worker, so that memory is made once, not on each worker.
-SHARED_DECISIONS = {"test_algebraic.py", "test_certificates.py", "test_claims_command.py", "test_cli.py",
-                    "test_latex_proofs.py", "test_lemmas.py", "test_prover.py", "test_readme.py", "test_render.py", "api.py"}
+SHARED_DECISIONS = {"test_algebraic.py", "test_certificate_bounds.py", "test_certificates.py", "test_claims_command.py",
+                    "test_cli.py", "test_latex_proofs.py", "test_lemmas.py", "test_prover.py", "test_readme.py",
+                    "test_render.py", "api.py"}
 
 
 def pytest_xdist_make_scheduler(config, log):
