@@ -20,8 +20,9 @@ QUICK = ["-n", "0", "tests/test_architecture.py"]  # --quick: one small file, in
 
 def bytecode_state():
     """How many of verify/'s modules have cached bytecode, and whether Python may write more: each process the suite
-    starts (about a hundred) compiles the others from source again, about 0.15 s of CPU for those the search imports
-    (measured), so a clean clone under PYTHONDONTWRITEBYTECODE costs more than a working copy that has them."""
+    starts (about a hundred) compiles the others from source again, about 0.13 s of CPU for a short `theorem2`
+    command (measured); over the whole suite that stayed within the runs' spread (fresh clones with verify/ compiled
+    first and without, run alternately on 2026-12-07), but it is one more thing two measurements may differ in."""
     sources = sorted((ROOT / "verify").rglob("*.py"))
     cached = sum(Path(importlib.util.cache_from_source(str(source))).exists() for source in sources)
     writes = "may not write the rest (PYTHONDONTWRITEBYTECODE)" if sys.flags.dont_write_bytecode else \
