@@ -19,10 +19,11 @@ QUICK = ["-n", "0", "tests/test_architecture.py"]  # --quick: one small file, in
 
 
 def bytecode_state():
-    """How many of verify/'s modules have cached bytecode, and whether Python may write more: each process the suite
-    starts (about a hundred) compiles the others from source again, about 0.13 s of CPU for a short `theorem2`
-    command (measured); over the whole suite that stayed within the runs' spread (fresh clones with verify/ compiled
-    first and without, run alternately on 2026-12-07), but it is one more thing two measurements may differ in."""
+    """How many of verify/'s modules have cached bytecode, and whether Python may write more. Under
+    PYTHONDONTWRITEBYTECODE, each process the suite starts (about a hundred) compiles the modules it imports that
+    have none from source again: 0.13 s of CPU for a short `theorem2` command (measured on 2026-12-07). Over the
+    whole suite the difference stayed within the runs' spread (fresh clones run alternately with verify/ compiled
+    first and without, that day), but it is one more way two measurements can differ."""
     sources = sorted((ROOT / "verify").rglob("*.py"))
     cached = sum(Path(importlib.util.cache_from_source(str(source))).exists() for source in sources)
     writes = "may not write the rest (PYTHONDONTWRITEBYTECODE)" if sys.flags.dont_write_bytecode else \
