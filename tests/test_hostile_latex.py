@@ -145,3 +145,7 @@ def test_ci_runs_the_compile_tests_of_the_hostile_fixture_and_of_every_example()
                  proofs.test_the_export_of_every_example_file_compiles):
         marks = {mark.name for mark in getattr(test, "pytestmark", [])}
         assert "slow" in marks and "soak" not in marks and "skip" not in marks
+    compiles = proofs.test_the_export_of_every_example_file_compiles
+    [names] = [mark.args[1] for mark in compiles.pytestmark if mark.name == "parametrize"]
+    assert all(type(name) is str for name in names), names  # plain values: none with a mark of its own (soak, skip)
+    assert sorted(names) == sorted(path.name for path in (root / "examples").glob("*.toml"))  # and every file
