@@ -42,6 +42,6 @@ def test_the_quickest_setting_runs(script):
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert EXPECTED.get(script, "") in done.stdout, done.stdout[-2000:]
-    if script == "suite":  # what decides a clean clone's cost against a working copy's
+    if script == "suite":  # the bytecode line: one way two measurements of the suite can differ
         modules = len(list((ROOT / "verify").rglob("*.py")))
         assert re.search(rf"bytecode cached for \d+ of {modules} modules of verify/", done.stdout), done.stdout

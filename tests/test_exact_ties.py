@@ -19,10 +19,15 @@ from verify.claims.jobs import Job
 from verify.claims.language.outcome import FAILS, HOLDS
 from verify.claims.language.parser import parse_claim
 from verify.claims.record import FormulaClaim
-from verify.numerics import exact_spectrum
 from verify.claims.search.sampling import EXTREME
+from verify.numerics import exact_spectrum
 
 TWO = make_case(logits=["0", "0"], H=[[2, 0], [0, 1]])  # λ_max = L_T z_min² = 3/8 exactly
+
+
+def _job(text, n_range):
+    """The search's job for a claim text on n_range."""
+    return Job(FormulaClaim("x", "", text, n_range=n_range, command="claims", tree=parse_claim(text, n_range)))
 
 
 def diagonal(*values):
@@ -372,7 +377,7 @@ def test_a_counterexample_the_exact_route_alone_finds_undefined_is_not_certified
 
     zero = "((j(1) - j(2)) + (j(2) - j(1)))"
     text = f"j(1) * {zero} / {zero} == j(1)"
-    job = Job(FormulaClaim("x", "", text, n_range=(3, 4), command="claims", tree=parse_claim(text, (3, 4))))
+    job = _job(text, (3, 4))
     assert counterexample_attempt(job, make_case(logits=[0, -1, -3], H=diagonal(2, 3, 5)), 50) == (None, FAILS)
 
 
@@ -383,7 +388,7 @@ def test_the_search_decides_exactly_where_the_balls_leave_definedness_open():
 
     zero = "((j(1) - j(2)) + (j(2) - j(1)))"
     text = f"j(1) * {zero} / {zero} == j(1)"
-    job = Job(FormulaClaim("x", "", text, n_range=(3, 4), command="claims", tree=parse_claim(text, (3, 4))))
+    job = _job(text, (3, 4))
     decision = Decider(50, job.needs).decide(job, make_case(logits=[0, -1, -3], H=diagonal(2, 3, 5)))
     assert decision.stage == "exact" and decision.status == FAILS and decision.outcome.undefined
 
@@ -443,14 +448,15 @@ def test_a_tie_at_a_structured_case_is_decided_by_its_closed_form():
 
 
 EXTREME_H = diagonal(EXTREME, 1 / EXTREME, 1 / EXTREME)  # the search's corner H at n = 3
+DPS = 50  # the Deciders' digits below: their estimate stages are DPS and 2 * DPS
 
 
 @pytest.mark.parametrize("text, logits, H, visited, status", [
     ("z_max >= 1/n", [0, 0, 0], diagonal(1, 1, 1), ("float", "balls"), HOLDS),  # a tie, then exact arithmetic
     ("z_max >= 1 - 10**(-30)", [0, -80, -80], diagonal(1, 1, 1), ("float", "balls"), HOLDS),  # tight in float64
     # tight at 50 digits; the balls at 100 cannot enclose κ at this H, so the skipped 100-digit estimate decides
-    ("kappa <= kappa * (1 + 10**(-70))", [0, 0, 0], EXTREME_H, ("float", 50, "balls", 100), HOLDS),
-    ("L < 10**299 or kappa >= kappa * (1 + 10**(-70))", [0, -1, -2], EXTREME_H, ("float", 50, "balls", 100), FAILS)])
+    ("kappa <= kappa * (1 + 10**(-70))", [0, 0, 0], EXTREME_H, ("float", DPS, "balls", 2 * DPS), HOLDS),
+    ("L < 10**299 or kappa >= kappa * (1 + 10**(-70))", [0, -1, -2], EXTREME_H, ("float", DPS, "balls", 2 * DPS), FAILS)])
 def test_a_margin_tight_at_an_estimate_stage_goes_to_the_balls_and_back_only_where_they_cannot_decide(
         text, logits, H, visited, status, monkeypatch):
     """A margin tight at an estimate stage (a tie, mostly) is decided by the balls next, not by more mpmath digits
@@ -458,10 +464,11 @@ def test_a_margin_tight_at_an_estimate_stage_goes_to_the_balls_and_back_only_whe
     precise first, so no case the stages decided before goes undecided."""
     from verify.claims.search.engine import Decider
 
-    job = Job(FormulaClaim("x", "", text, n_range=(3, 3), command="claims", tree=parse_claim(text, (3, 3))))
-    decider, stages = Decider(50, job.needs), []
+    job = _job(text, (3, 3))
+    decider, stages = Decider(DPS, job.needs), []
     at = decider.at
-    monkeypatch.setattr(decider, "at", lambda job, case, stage, needs=None: stages.append(stage) or at(job, case, stage, needs))
+    monkeypatch.setattr(decider, "at", lambda job, case, stage, needs=None: stages.append(stage) or
+                        at(job, case, stage, needs))
     decision = decider.decide(job, make_case(logits=logits, H=H))
     assert (tuple(stages), decision.status) == (visited, status)
 
@@ -474,10 +481,10 @@ def test_where_balls_and_exact_arithmetic_do_not_decide_every_skipped_estimate_s
 
     tight, holds, unknown = Outcome(0.0, -1e-20, 1e-20, False), Outcome(1.0, 0.5, 1.5, False), \
         Outcome(float("nan"), float("-inf"), float("inf"), False)
-    at_stage = {"float": tight, 50: holds, 100: unknown, "balls": tight}
+    at_stage = {"float": tight, DPS: holds, 2 * DPS: unknown, "balls": tight}
     monkeypatch.setattr(engine, "exact_outcome", lambda tree, case: None)
-    decider, visited = engine.Decider(50), []
+    decider, visited = engine.Decider(DPS), []
     monkeypatch.setattr(decider, "at", lambda job, case, stage, needs=None: visited.append(stage) or at_stage[stage])
-    job = Job(FormulaClaim("x", "", "kappa >= 1", n_range=(3, 3), command="claims", tree=parse_claim("kappa >= 1", (3, 3))))
+    job = _job("kappa >= 1", (3, 3))
     decision = decider.decide(job, make_case(logits=[0, -1, -2], H=diagonal(1, 2, 3)))
-    assert (decision.status, decision.stage, visited) == (HOLDS, 50, ["float", "balls", 100, 50])
+    assert (decision.status, decision.stage, visited) == (HOLDS, DPS, ["float", "balls", 2 * DPS, DPS])

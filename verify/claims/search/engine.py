@@ -130,12 +130,12 @@ class Decider:
         stages for the balls; they run after all, the most precise first, where neither the balls nor exact arithmetic
         decide."""
         needs = frozenset(job.needs)
-        stages, skipped, outcome = self.stages(case, needs), [], None
+        stages, skipped, outcome, last = self.stages(case, needs), [], None, None
         for stage in stages:
             if outcome is not None and outcome.status == TIGHT and stage not in RIGOROUS_STAGES:
                 skipped.append(stage)
                 continue
-            outcome = self.at(job, case, stage, None if stage == "float" else needs)
+            outcome, last = self.at(job, case, stage, None if stage == "float" else needs), stage
             if outcome.decided:
                 return Decision(outcome, stage)
         # a tie, or a claim whose definedness the balls left open (a divisor they only put near 0), decided exactly
@@ -150,7 +150,7 @@ class Decider:
             estimate = self.at(job, case, estimated, needs)
             if estimate.decided:
                 return Decision(estimate, estimated)
-        return Decision(outcome, stage)
+        return Decision(outcome, last)
 
     def at(self, job, case, stage, needs=None):
         """The job's Outcome at one stage (balls everywhere: the estimate stages' balls carry their estimated errors),

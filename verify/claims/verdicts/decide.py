@@ -186,13 +186,17 @@ def simplest_first(job, candidates, dps, simplified=2):
     smallest n and shortest numbers first: what a reader sees is the simplest case that fails, certified."""
     from verify.claims.search.simplify import can_simplify, simplify
 
-    simplest = lambda cases: sorted(dict.fromkeys(cases), key=lambda case: (case.n, _size(case)))
-    ranked = simplest(candidates)
+    ranked = _simplest_first(candidates)
     decider = Decider(dps, job.needs)
     fails = lambda case: decider.decide(job, case).status == FAILS
     simpler = [simplify(case, fails, job.claim.n_range, job.claim.hessian)
                for case in [case for case in ranked if can_simplify(case)][:simplified]]
-    return tuple(simplest(simpler + ranked))
+    return tuple(_simplest_first(simpler + ranked))
+
+
+def _simplest_first(cases):
+    """The distinct cases, the smallest n and shortest numbers first."""
+    return sorted(dict.fromkeys(cases), key=lambda case: (case.n, _size(case)))
 
 
 def _size(case):
