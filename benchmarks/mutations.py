@@ -12,10 +12,12 @@ disproof taken as the verdict, and its look for a model (after the default searc
 answer when it proves the query, or skipped, and the full search for a disproof skipped even where the quick
 look found no model; and six of 2026-12-07's: a tied pair's root divided out once whatever its multiplicity, a
 quotient of roots joined as their product, a monomial's gcd taken though it divides neither power, the exact
-point's eigenvalues in the wrong order and its mu read as mu_T, and a case's balls kept without their precision.
+point's eigenvalues in the wrong order and its mu read as mu_T, and a case's balls kept without their precision;
+and a query on the generic piece built without checking that a claim file's lemma keeps its indices in order
+(z(3) before z(n - 1) from n = 3 PROVED false claims, found by an attack).
 
 Run: python benchmarks/mutations.py            (the whole default suite, stopping at its first failure)
-     python benchmarks/mutations.py --soundness (the two differential soundness tests only, SMT mutations)
+     python benchmarks/mutations.py --soundness (the differential soundness tests only, SMT mutations)
      python benchmarks/mutations.py --quick     (runs no test: checks every mutation's code is still found once)
 """
 import argparse
@@ -86,8 +88,10 @@ MUTATIONS = {  # name: (file, code, the mutated code)
     "float estimates used at any relative error": ("verify/claims/language/values.py",
                                                    "UNUSABLE_REL_ERR = 0.125", "UNUSABLE_REL_ERR = float('inf')"),
     "no re-split of a cluster's small members": ("verify/numerics/eigenballs.py", "MAX_BANDS = 16", "MAX_BANDS = 0"),
+    "the generic piece's order of a lemma's indices unchecked": (SMT, "    check_order(encoder.items, piece, encoder.k_range)\n",
+                                                                 ""),
 }
-SOUNDNESS = ("tests/test_soundness.py", "-k", "agree_at_exact_points or proved_for_every_n")
+SOUNDNESS = ("tests/test_soundness.py", "-k", "agree_at_exact_points or proved_for_every_n or proved_from_lemmas")
 
 
 def command(soundness):

@@ -1,9 +1,9 @@
 """The differential soundness check at scale: random claims over the whole grammar at exact points,
-balls against the SMT encoding, the exact route of ties (verify.claims.exact) against both, then claims for every k proved for every n and re-decided with balls at
-exact cases (tests/soundness.py says what is checked). Prints how many claims reached each outcome and
+balls against the SMT encoding, the exact route of ties (verify.claims.exact) against both, then claims for every k, and claims with lemmas before them (reading other indices), proved for every n and
+re-decided with balls at exact cases (tests/soundness.py says what is checked). Prints how many claims reached each outcome and
 every disagreement; the disagreements must be 0.
-Run: python benchmarks/soundness.py [--claims 50000] [--forall 300] [--seed 0]
-     python benchmarks/soundness.py --quick   (20 claims and 2 for every k: checks the benchmark runs)
+Run: python benchmarks/soundness.py [--claims 50000] [--forall 300] [--lemmas 300] [--seed 0]
+     python benchmarks/soundness.py --quick   (20 claims, 2 for every k, 2 with lemmas: checks the benchmark runs)
 """
 import argparse
 import collections
@@ -16,18 +16,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.soundness import claims, forall_claims, judge, judge_exact, prover_disagreements, real_cases  # noqa: E402
+from tests.soundness import (claims, forall_claims, judge, judge_exact, lemma_claims, prover_disagreements,  # noqa: E402
+                              real_cases)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--claims", type=int, default=50_000)
     parser.add_argument("--forall", type=int, default=300, help="claims for every k given to the prover")
+    parser.add_argument("--lemmas", type=int, default=300, help="claims given to the prover with lemmas before them")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quick", action="store_true", help="the quickest setting: --claims 20 --forall 2")
     args = parser.parse_args(argv)
     if args.quick:
-        args.claims, args.forall = 20, 2
+        args.claims, args.forall, args.lemmas = 20, 2, 2
     counts, found = collections.Counter(), []
     cases = real_cases()
 
@@ -48,11 +50,20 @@ def main(argv=None):
         counts[f"forall {status}"] += 1
         found.extend(problems)
 
+    @settings(max_examples=args.lemmas, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(lemma_claims())
+    def run_lemmas(drawn):
+        text, n_range, lemmas = drawn
+        status, problems = prover_disagreements(text, n_range, cases, lemmas)
+        counts[f"with lemmas {status}"] += 1
+        found.extend(problems)
+
     started = time.perf_counter()
     from hypothesis import seed as fixed_seed
 
     fixed_seed(args.seed)(run)()
     fixed_seed(args.seed)(run_forall)()
+    fixed_seed(args.seed)(run_lemmas)()
     total = sum(counts.values())
     print(f"{total} claims in {time.perf_counter() - started:.0f} s: " +
           ", ".join(f"{kind} {count}" for kind, count in counts.most_common()))

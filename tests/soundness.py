@@ -24,6 +24,8 @@ The exact route that decides ties (verify.claims.exact) is judged the same way (
 point, its quantities exact rationals, it decides the claim in exact algebraic numbers, and SMT must allow what
 it decided; where the balls decide too, the two must agree.
 """
+import itertools
+import math
 import random
 from fractions import Fraction
 
@@ -292,11 +294,13 @@ def _mirror_range(text):
 
 
 def real_cases():
-    """Exact cases with ties, uniform z, isotropic and anisotropic H, n from 2 to 9."""
+    """Exact cases with ties, uniform z, a top group of three beside tiny rest, isotropic and anisotropic H, n from 2
+    to 9."""
     from verify.claims.cases.case import Case
 
     logits = [[0, 0], [0, -1], [0, 0, 0], [0, -1, -2], [0, 0, -1], [1, 0, 0, 0], [0, -1, -1, -3], [3, 1, 0, 0, -2],
-              [0, 0, 0, 0, 0, 0], [2, 1, 0, -1, -2, -3, -4, -5, -6]]
+              [0, 0, 0, 0, 0, 0], [2, 1, 0, -1, -2, -3, -4, -5, -6],
+              [0, 0, 0, -40], [0, 0, 0, -40, -40], [0, 0, 0, -40, -40, -40]]  # three near 1/3, the rest near 0
     out = []
     for row in logits:
         n = len(row)
@@ -318,8 +322,9 @@ def structured_real_cases():
     return [StructuredCase(*shape) for shape in shapes]
 
 
-def prover_disagreements(text, n_range, cases):
-    """Cases at which the balls refute a claim the prover proved (or confirm one it disproved) on n_range."""
+def prover_disagreements(text, n_range, cases, lemmas=()):
+    """Cases at which the balls refute a claim the prover proved (or confirm one it disproved) on n_range;
+    `lemmas`: (text, n range) of lemmas a claim file would put before it, each cited only once proved from the facts."""
     from verify.claims.certificates.counterexample import decide_rigorously
     from verify.claims.prover.prove import prove
 
@@ -327,7 +332,7 @@ def prover_disagreements(text, n_range, cases):
         tree = parse_claim(text, n_range)
     except InputError:
         return "not a claim", []
-    proof = prove(tree, n_range)
+    proof = prove(tree, n_range, "spd", proved_lemmas(lemmas))
     if proof.status not in ("proved", "disproved"):
         return proof.status, []
     found = []
@@ -343,3 +348,70 @@ def prover_disagreements(text, n_range, cases):
             found.append(f"{text} on n = {n_range}: {proof.status}, yet at {case.inputs()} the balls say "
                          f"{'undefined' if outcome.undefined else outcome.status}")
     return proof.status, found
+
+
+def proved_lemmas(lemmas):
+    """The lemmas (text, n range) the prover proves from the facts, as the Facts a claim file's proved lemmas become."""
+    from verify.claims.prover.facts import Fact
+    from verify.claims.prover.prove import prove
+
+    out = []
+    for number, (text, n_range) in enumerate(lemmas):
+        try:
+            tree = parse_claim(text, n_range)
+        except InputError:
+            continue
+        if prove(tree, n_range, "spd").status == "proved":
+            out.append(Fact(f"lem.{number}", text, "a test", n_range, "spd", tree=tree))
+    return tuple(out)
+
+
+# Lemmas that read fixed indices the claims may not (instances of facts: true wherever their indices exist), and
+# claims on other fixed indices and on n − d: the generic piece must keep all their indices in order (issue of a
+# lemma on z(3) beside a claim on z(n − 1), from n = 3).
+LEMMAS = ["z({a}) <= 1/{a}", "j({a}) <= z({a})", "z({a}) >= z_min", "z(n-{b}) <= 1/(n-{b})", "z({a}) <= z(2)",
+          "j(n-{b}) >= z(n-{b}+1)"]
+INDEXED_SIDES = ["z({a})", "z({c})", "z(n-{d})", "1/{a}", "j({c})", "z(n-{d}) + z({c})", "1/(n-{d})", "z_min",
+                 "1/n", "{a} * z(n-{d})"]
+
+
+# A bound on z(a) carried to z(n − d), and one on z(n − b) carried to z(c): true only where the generic piece's order of
+# the two indices is the true one (z(n − d) after z(a) from n = a + d on), so a proof that misorders them proves a
+# claim false at small n.
+UPPER = ["z({i}) <= 1/{a}", "{a} * z({i}) <= 1", "j({i}) <= 1/{a}", "z({i}) + z(1) <= 1"]
+LOWER = ["(n-{b}-1)*z(1) + ({b}+1)*z({i}) >= 1", "z({i}) >= z_min"]
+
+
+def carried_claims(a_values=(2, 3, 4, 5), offsets=(0, 1, 2, 3), later=(0, 1)):
+    """Every (claim text, its n range, lemmas) that carries a lemma's bound to another index (UPPER: from z(a) to
+    z(n − d), from n = a on; LOWER: from z(n − b) to z(c), from n = c on), at the given indices."""
+    out = []
+    for template, a, d, extra in itertools.product(UPPER, a_values, offsets, later):
+        lemma = template.replace("{i}", str(a)).format(a=a)
+        claim = template.replace("{i}", f"n-{d}").format(a=a)
+        out.append((claim, (max(a, d + 1) + extra, math.inf), ((lemma, (a, math.inf)),)))
+    for template, b, c, extra in itertools.product(LOWER, offsets[1:], a_values, later):
+        lemma = template.replace("{i}", f"n-{b}").format(b=b)
+        claim = template.replace("{i}", str(c)).format(b=b)
+        out.append((claim, (max(c, b + 1) + extra, math.inf), ((lemma, (b + 1, math.inf)),)))
+    return out
+
+
+def lemma_claims():
+    """(claim text, its n range, lemmas (text, n range)): a lemma's bound carried to another index (`carried_claims`),
+    or random sides beside random lemmas, with one draw of small constant indices a, c and offsets b, d serving the
+    lemmas and the claim alike (a claim on z(n − d) beside a lemma on z(a) is what the generic piece must keep in
+    order)."""
+    index = st.fixed_dictionaries({"a": st.integers(2, 5), "b": st.integers(1, 3), "c": st.integers(1, 5),
+                                   "d": st.integers(0, 3)})
+
+    def drawn(values):
+        at, lemmas, sides, op, lo = values
+        claim = f"{sides[0].format(**at)} {op} {sides[1].format(**at)}"
+        return claim, (lo, math.inf), tuple((text.format(**at), (least, math.inf)) for text, least in lemmas)
+
+    lemma = st.tuples(st.sampled_from(LEMMAS), st.integers(2, 6))
+    sides = st.tuples(st.sampled_from(INDEXED_SIDES), st.sampled_from(INDEXED_SIDES))
+    random = st.tuples(index, st.lists(lemma, min_size=1, max_size=2), sides, st.sampled_from(["<", "<=", ">", ">="]),
+                       st.integers(2, 5)).map(drawn)
+    return st.one_of(st.sampled_from(carried_claims()), random)

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from verify.claims.certificates.check import check_body
+from verify.claims.certificates.proof import proof_body
 from verify.claims.claimfile import load_claims, parse_claims_text
+from verify.claims.jobs import Job
 from verify.claims.verdicts.decide import run_claims
 from verify.claims.results import VerdictKind
 from verify.base.errors import InputError
@@ -141,3 +143,55 @@ def test_check_reproves_a_lemma_as_the_decision_does_without_the_assumptions_fir
     assert problem is None and roots == {"assumed.both": ("assumed.both",)}  # lem.plain rests on nothing assumed
     results = {r.id: r for r in run_claims(parse_claims_text(CHAINED), seed=0, samples=20, workers=1).claims}
     assert results["assumed.both"].verdict.text == "ASSUMED" and results["lem.plain"].verdict.text == "PROVED"
+
+
+# A lemma reading an index the claim does not (z(3) beside z(n − 1)): on the generic piece the query orders the
+# indices it reads lexicographically, z(3) before z(n − 1), which is false at n = 3 (z(n − 1) is z(2) there). Found
+# by an attack: such a lemma once let the prover assert z(2) <= z(3) and PROVE a false claim; `check` confirmed it.
+REORDERING = [("z(3) <= 1/3", 3, "z(n-1) <= 1/3 or z(1) - z(n-1) <= 1e-13 or z(1) - z(n-1) >= 2e-13",
+               ["3.5e-13", "0", "-1"]),
+              ("(n-4)*z(1) + 4*z(n-3) >= 1", 4, "(n-4)*z(1) + 4*z(2) >= 1", ["10", "0", "0", "0"])]
+
+
+def _reordering_file(lemma, lo, claim):
+    return parse_claims_text(f'[[lemma]]\nid = "lem"\nholds = "{lemma}"\nn = [{lo}, inf]\nsource = "a test"\n'
+                             f'[[claim]]\nid = "claim"\nholds = "{claim}"\nn = [{lo}, inf]\n')
+
+
+@pytest.mark.parametrize("lemma, lo, claim, logits", REORDERING, ids=["z3-beside-z(n-1)", "z(n-3)-beside-z2"])
+def test_a_lemma_the_generic_piece_would_reorder_proves_no_false_claim(lemma, lo, claim, logits):
+    from verify.api import decide_on_case, make_case
+    from verify.claims.prover.prove import prove
+
+    assert not decide_on_case(claim, make_case(logits=logits, H=_identity(len(logits)))).holds  # false at n = lo
+    lemma_claim, target = _reordering_file(lemma, lo, claim)
+    assert prove(lemma_claim.tree, lemma_claim.n_range, "spd").status == "proved"  # a true lemma, citable
+    assert prove(target.tree, target.n_range, "spd", (lemma_claim.as_fact(),)).status != "proved"
+
+
+def _identity(n):
+    return [[int(i == j) for j in range(n)] for i in range(n)]
+
+
+def test_check_refuses_a_proof_whose_query_reorders_a_lemmas_index(monkeypatch, tmp_path):
+    """A certificate made as the unsound prover made it (the order left unchecked) is not confirmed: its generic
+    piece's query cannot be rebuilt in order."""
+    from verify.claims.prover import prove as prover, smt
+
+    lemma, lo, claim, _ = REORDERING[0]
+    claims_file = tmp_path / "reordering.toml"
+    claims_file.write_text(f'[[lemma]]\nid = "lem"\nholds = "{lemma}"\nn = [{lo}, inf]\nsource = "a test"\n'
+                           f'[[claim]]\nid = "claim"\nholds = "{claim}"\nn = [{lo}, inf]\n')
+    lemma_claim, target = load_claims(claims_file)
+    job = Job(target, None, (lemma_claim.as_fact(),))
+    with monkeypatch.context() as unsound:
+        unsound.setattr(smt, "check_order", lambda *args: None)
+        unsound.setattr(prover, "_in_order", lambda facts, *args: facts)
+        prover._memory.cache_clear()
+        try:
+            proof = prover.prove(job.tree, target.n_range, target.hessian, job.lemmas)
+        finally:
+            prover._memory.cache_clear()  # the unsound proof must not outlive the patch
+    assert proof.status == "proved"  # what the prover said before the order was checked
+    check = check_body(proof_body(job, proof), "certificate", claims_file)
+    assert not check.confirmed and "keep their order only from n = 4" in check.summary

@@ -8,10 +8,10 @@ import math
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from tests.soundness import claims, disagreements, forall_claims, judge_exact
+from tests.soundness import claims, disagreements, forall_claims, judge_exact, lemma_claims
 from verify.claims.language.parser import parse_claim
 from verify.claims.prover.prove import prove
 
@@ -149,6 +149,21 @@ def test_a_claim_proved_for_every_n_fails_at_no_case(exact_cases, text, n_range)
     from tests.soundness import prover_disagreements
 
     assert prover_disagreements(text, n_range, exact_cases)[1] == []
+
+
+LEMMA_CLAIMS_PER_RUN = 10  # benchmarks/soundness.py runs 300
+
+
+@settings(max_examples=LEMMA_CLAIMS_PER_RUN, derandomize=True, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(lemma_claims())
+@example(("z(n-1) <= 1/3", (3, math.inf), (("z(3) <= 1/3", (3, math.inf)),)))  # z(3) once came before z(n-1) at n = 3
+@example(("(n-4)*z(1) + 4*z(2) >= 1", (4, math.inf), (("(n-4)*z(1) + 4*z(n-3) >= 1", (4, math.inf)),)))  # and z(n-3) after z(2)
+def test_a_claim_proved_from_lemmas_fails_at_no_case(exact_cases, drawn):
+    from tests.soundness import prover_disagreements
+
+    text, n_range, lemmas = drawn
+    assert prover_disagreements(text, n_range, exact_cases, lemmas)[1] == []
 
 
 @pytest.mark.parametrize("text, n, values", [

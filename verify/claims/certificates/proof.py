@@ -228,8 +228,11 @@ def _check_piece(record, piece, number, parts, family, verdict, lemmas, where, u
     allowed = {f.id for f in facts_for(piece, family, extra=user)}
     if not set(ids) <= allowed:
         return CheckResult(False, f"at {piece.label}: a lemma does not apply there ({sorted(set(ids) - allowed)})", 0)
-    query = build_query(parts[number], piece, [f for f in library.FACTS + tuple(user) if f.id in ids],
-                        negate=verdict == "proved")
+    try:
+        query = build_query(parts[number], piece, [f for f in library.FACTS + tuple(user) if f.id in ids],
+                            negate=verdict == "proved")
+    except NotEncodable as reason:
+        return CheckResult(False, f"at {piece.label}: the query cannot be rebuilt from the claim and its lemmas: {reason}", 0)
     if query.text != record["query"]:
         return CheckResult(False, f"at {piece.label}: the stored query is not the one rebuilt from the claim and its lemmas", 0)
     if record.get("algebra") is not None:

@@ -23,7 +23,7 @@ from verify.claims.language.syntax import And, BinOp, Call, Compare, ForAll, Ind
 from verify.claims.language.text import instantiate
 from verify.claims.prover.algebraic_ratio import (MAX_SUBSTITUTION_DEPTH, NotPolynomial, Space, index_ratio, quantity_name,
                                                   to_ratio, to_ratio_defined)
-from verify.claims.prover.pieces import index_at
+from verify.claims.prover.pieces import check_order, index_at
 from verify.claims.prover.smt import instances
 
 
@@ -133,6 +133,7 @@ def fact_atoms(facts, piece, claim_atoms, k_span=None):
         if not _add(schemas, piece, items, done, out, k_span):
             break
     _add([f for f in facts if f.order], piece, items, done, out, k_span)
+    check_order(items, piece, k_span)
     return out
 
 

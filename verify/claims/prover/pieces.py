@@ -82,6 +82,35 @@ def generic_threshold(tree):
     return max(max(constants) - min(offsets), 2)
 
 
+def order_threshold(keys):
+    """The least n ≥ 2 from which the generic piece's keys (n_coeff, const), as `index_at` gives them, are in the
+    order their pairs are compared in (lexicographic): a·n + c ≤ b·n + d for every key (a, c) before (b, d). The
+    order facts and the schemas' ranges are read in that order, so a query is sound on n ≥ lo only when lo is
+    at least this (z(3) comes before z(n − 1) only from n = 4: at n = 3, z(n − 1) is z(2))."""
+    least = 2
+    for (a, c) in keys:
+        for (b, d) in keys:
+            if a < b and c > d:  # a·n + c ≤ b·n + d needs n ≥ (c − d) / (b − a)
+                least = max(least, -((d - c) // (b - a)))
+    return least
+
+
+def check_order(items, piece, k_range=None):
+    """NotEncodable unless the indices a query reads on the generic piece ({series: keys}, a symbolic k + c by its
+    extremes over `k_range`) keep their order on all of it (`order_threshold`): the prover and `check` build every
+    query through this, so a fact whose indices would reorder there (a lemma reading z(3) on n ≥ 3) is never
+    asserted in an order that is false at the piece's least n."""
+    if piece.n is not None:
+        return
+    keys = set(k_range or ())
+    for key in (key for read in items.values() for key in read):
+        keys.update(k_extremes(key, k_range) if symbolic(key) else (key,))
+    least = order_threshold(keys)
+    if piece.lo < least:
+        raise NotEncodable(f"the indices its query reads keep their order only from n = {least}, not on all of "
+                           f"{piece.label}")
+
+
 # ---------------------------------------------------------------- index arithmetic at a piece
 
 

@@ -75,13 +75,32 @@ class Proof:
 
 def facts_for(piece, family, tree=None, extra=()):
     """The facts that hold on all of a piece (F8 only at n = 2, F9 only for isotropic H), those offered to `tree`;
-    `extra`: a claim file's lemmas (Facts), offered where they hold on all of the piece too."""
+    `extra`: a claim file's lemmas (Facts), offered where they hold on all of the piece too, and, with `tree`, where
+    their indices keep their order there beside the claim's (`_in_order`)."""
     every = library.FACTS + tuple(extra)
     if piece.n is not None:
         facts = tuple(f for f in every if f.applies_at(piece.n, family))
     else:
         facts = tuple(f for f in every if f.applies((piece.lo, piece.hi), family))
-    return tuple(f for f in facts if tree is None or f.offered_to(tree))
+    return facts if tree is None else _in_order(tuple(f for f in facts if f.offered_to(tree)), tree, piece, extra)
+
+
+def _in_order(facts, tree, piece, extra):
+    """The facts less each lemma that, beside the claim and the lemmas kept before it, makes the generic piece's
+    query read an index out of order at the piece's least n (a lemma on z(3) beside a claim on z(n − 1), from n = 3:
+    z(n − 1) is z(2) there, before z(3)): that query, which asserts the order of what it reads, cannot be built
+    (verify.claims.prover.pieces.check_order), and a query without the lemma can."""
+    lemmas = {f.id for f in extra}
+    if piece.n is not None or not lemmas & {f.id for f in facts}:
+        return facts
+    kept = [f for f in facts if f.id not in lemmas]
+    for lemma in (f for f in facts if f.id in lemmas):
+        try:
+            build_query(tree, piece, [f for f in facts if f in kept or f is lemma])
+        except NotEncodable:
+            continue
+        kept.append(lemma)
+    return tuple(f for f in facts if f in kept)
 
 
 def prove(tree, n_range, family="spd", extra=()):

@@ -21,8 +21,8 @@ from verify.claims.prover import beyond
 from verify.claims.language.semantics import NONNEG, NONZERO, POSITIVE, interpret, judge
 from verify.claims.language.syntax import And, Compare, ForAll, IndexValue, Item, Not, Or
 from verify.claims.language.text import instantiate
-from verify.claims.prover.pieces import (NotEncodable, index_at, index_node, k_extremes, literal, oriented, symbolic,
-                                         valid, variable)
+from verify.claims.prover.pieces import (NotEncodable, check_order, index_at, index_node, k_extremes, literal, oriented,
+                                         symbolic, valid, variable)
 
 MAX_POWER = 16  # x**k is expanded into k products up to this |k|
 MAX_EXPONENT = 1000  # numbers up to 10^±1000 are encoded exactly
@@ -352,6 +352,7 @@ def build_query(tree, piece, facts, negate=True):
     _close_schemas(encoder, schemas, piece, asserted, names)
     for fact in [f for f in facts if f.order]:
         _assert_fact(encoder, fact, instances(fact, encoder.items, piece, encoder.k_range), asserted, names)
+    check_order(encoder.items, piece, encoder.k_range)
     statement = f"(and {' '.join(defined)} {claim})" if defined else claim
     if encoder.k_guard:
         statement = f"(=> {encoder.k_guard} {statement})"
