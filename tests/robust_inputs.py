@@ -321,7 +321,8 @@ def mutated_certificates(draw, bodies):
                                                             draw(numbers)}) if isinstance(v, dict) else v + [draw(numbers)]
                             if isinstance(v, list) else v)
         elif action == "retype":
-            body = _replace(body, path, lambda v: draw(st.one_of(numbers, st.just(str(v)[:50]), st.just([v]))))
+            body = _replace(body, path, lambda v: draw(st.one_of(numbers, st.just(str(v)[:50]), st.just([v]),
+                                                                 st.sampled_from([None, True, [], {}]))))
         elif action == "number":
             body = _replace(body, path, lambda v: _tweak_number(draw, v) if isinstance(v, (int, str)) and
                             not isinstance(v, bool) else v)

@@ -208,9 +208,10 @@ def test_the_real_certificates_are_confirmed(real_certificates):
 @pytest.mark.parametrize("edit", [
     lambda body: body["lemmas"][0].update(id=["F1.positive"]),
     lambda body: body["pieces"][0].update(lemmas=[["F1.positive"]]),
-], ids=["lemma-id", "piece-lemma-id"])
+    lambda body: body.update(pieces=None),
+], ids=["lemma-id", "piece-lemma-id", "pieces-null"])
 def test_a_proof_certificate_citing_a_list_is_not_confirmed(real_certificates, edit):
-    """Once a TypeError (a list is not hashable): now NOT CONFIRMED, in one line."""
+    """Once a TypeError (a list is not hashable; None has no length): now NOT CONFIRMED, in one line."""
     body = json.loads(json.dumps(real_certificates[0]["mine.true.json"]))
     edit(body)
     with tempfile.TemporaryDirectory() as folder:
@@ -218,6 +219,19 @@ def test_a_proof_certificate_citing_a_list_is_not_confirmed(real_certificates, e
         path.write_text(json.dumps(body))
         code, out, err = run(["check", str(path)])
     assert (code, err) == (1, "") and out.startswith("NOT CONFIRMED") and len(out.splitlines()) == 1
+
+
+@pytest.mark.parametrize("kind", [[], {}, ["proof"], None, 1])
+def test_a_certificate_whose_kind_is_not_a_word_is_not_confirmed(real_certificates, kind, tmp_path):
+    """Once a TypeError (`kind not in KEYS` with an unhashable kind), found by an attack: now NOT CONFIRMED, in one
+    line that names the kinds."""
+    body = json.loads(json.dumps(real_certificates[0]["mine.true.json"]))
+    body["kind"] = kind
+    path = tmp_path / "certificate.json"
+    path.write_text(json.dumps(body))
+    code, out, err = run(["check", str(path)])
+    assert (code, err) == (1, "") and out.startswith("NOT CONFIRMED") and len(out.splitlines()) == 1
+    assert "has kind" in out and "proof" in out
 
 
 # ---------------------------------------------------------------- forall bounds

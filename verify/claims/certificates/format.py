@@ -47,7 +47,7 @@ def kind_of(data, where):
         raise InputError(f"{where} is not a {FORMAT} certificate (an older format, or not a certificate); "
                          "re-run the search to write a new one")
     kind = data.get("kind")
-    if kind not in KEYS:
+    if not isinstance(kind, str) or kind not in KEYS:
         *others, last = KEYS
         raise InputError(f"{where} has kind {shown(kind, 40)}; a certificate is a {', '.join(others)} or {last}")
     _exact_keys(data, KEYS[kind], where)

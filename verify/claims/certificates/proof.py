@@ -87,7 +87,10 @@ def check_proof_certificate(data, where, claims_file=None):
     except NotEncodable as reason:
         return CheckResult(False, f"the claim cannot be encoded: {reason}", 0)
     stored = data["pieces"]
-    if not isinstance(stored, list) or len(stored) != len(expected):
+    if not isinstance(stored, list):
+        return CheckResult(False, f"its pieces are {shown(stored, 40)}, not a list of the pieces and parts the claim's "
+                                  f"domain cuts into ({len(expected)})", 0)
+    if len(stored) != len(expected):
         return CheckResult(False, f"the claim's domain cuts into {len(expected)} piece(s) and part(s), not {len(stored)}", 0)
     algebraic = 0
     for (piece, number), record in zip(expected, stored):
