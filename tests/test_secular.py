@@ -196,7 +196,29 @@ def test_spectrum_cli_json(tmp_path):
         values = [mp.mpf(v) for v in data["eigenvalues"]]
         assert values == sorted(values, reverse=True)
         assert abs(mp.mpf(data["kappa_J"]) / (values[0] / values[-2]) - 1) < mp.mpf(10) ** -25
-    assert data["kappa_JHJ"] is not None
+    assert data["kappa_JHJ"] is not None and data["kappa_JHJ_digits"] >= 15  # a 4-token H: the enclosure, or the dense path
+
+
+def test_spectrum_beyond_the_dense_limit_gives_kappa_to_the_digits_its_enclosure_vouches_for():
+    """Repeated logits and a tridiagonal H, 70 tokens: the enclosure leaves κ of J H J short of the 30 digits asked
+    (clustered eigenvalues), and beyond PRECISE_KAPPA_LIMIT tokens the dense precise path (minutes at n = 400, found
+    by an attack) is not run: κ comes with the digits it carries, each of them right (an independent dense solve)."""
+    from tests.dense_reference import _eigenvalues, helmert
+    from verify.api import j_spectrum, make_case
+    from verify.numerics.jspectrum import PRECISE_KAPPA_LIMIT
+
+    n = 70
+    logits = [-(i % 7) for i in range(n)]
+    H = [[3 if i == j else int(abs(i - j) == 1) for j in range(n)] for i in range(n)]
+    report = j_spectrum(make_case(logits=logits, H=H), 30)
+    assert n > PRECISE_KAPPA_LIMIT and 1 <= report.kappa_JHJ_digits < 30
+    with mp.workdps(25):
+        e = [mp.exp(v) for v in logits]
+        z = [v / mp.fsum(e) for v in e]
+        J = mp.matrix([[(z[i] if i == j else 0) - z[i] * z[j] for j in range(n)] for i in range(n)])
+        Q = helmert(n)
+        lam = _eigenvalues(Q.T * J * mp.matrix(H) * J * Q)
+        assert abs(report.kappa_JHJ / (lam[0] / lam[-1]) - 1) < mp.mpf(10) ** -report.kappa_JHJ_digits
 
 
 @pytest.mark.parametrize("body", [

@@ -7,7 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from verify.numerics.enclosures.balls import ball_json
-from verify.numerics.precision import arb_to_mpf, decimal
+from verify.numerics.precision import DIGITS, arb_to_mpf, decimal
 from verify.claims.results import VerdictKind
 from verify.commandline.tables import VALUE_DIGITS, VERDICT_STYLE, number_text
 from verify.base.versions import package_versions
@@ -129,7 +129,8 @@ def spectrum_json(report):
         "n": report.n,
         "eigenvalues": [decimal(v) for v in report.eigenvalues],
         "kappa_J": decimal(report.kappa_J),
-        "kappa_JHJ": decimal(report.kappa_JHJ),
+        "kappa_JHJ": _kappa_JHJ_text(report),
+        "kappa_JHJ_digits": report.kappa_JHJ_digits,
         "correct_digits": report.correct_digits,
         "method": report.method,
     }
@@ -148,4 +149,9 @@ def spectrum_table(report, console=None, shown=20):
     console.print(table)
     console.print(f"κ_J (largest / smallest positive) = {decimal(report.kappa_J)}")
     if report.kappa_JHJ is not None:
-        console.print(f"κ of J H J on T = {decimal(report.kappa_JHJ)}")
+        console.print(f"κ of J H J on T = {_kappa_JHJ_text(report)} ({report.kappa_JHJ_digits} correct digits)")
+
+
+def _kappa_JHJ_text(report):
+    """κ of J H J to the digits it carries (at most the table's usual 20)."""
+    return decimal(report.kappa_JHJ, min(DIGITS, report.kappa_JHJ_digits)) if report.kappa_JHJ is not None else None

@@ -20,6 +20,8 @@ from verify.numerics.softmax import exact_keys, log_softmax
 
 LN10 = math.log(10.0)
 MP_EIGENVALUE_LIMIT = 400  # up to this n every eigenvalue of J is printed with `dps` correct digits
+PRECISE_KAPPA_LIMIT = 48  # up to this n, κ of J H J the enclosure leaves short of `dps` digits is computed densely
+# (curvature_precise: an O(n³) mpmath eigen-solve, 4 s at n = 100 and 42 s at 200); beyond, the enclosure's own digits
 COLD_LIMIT = 400  # distinct coefficients at most when some lie below float64's range
 
 
@@ -33,6 +35,7 @@ class JSpectrumReport:
     kappa_JHJ: object
     correct_digits: int
     method: str
+    kappa_JHJ_digits: int = None  # the correct digits of kappa_JHJ (None without H)
 
 
 def j_spectrum_report(logits, H=None, dps=30):
@@ -57,14 +60,15 @@ def j_spectrum_report(logits, H=None, dps=30):
         digits, method = 15, "secular, float64"
     with mp.workdps(dps + 10):
         kappa_J = kappa_J_of(values)
-        kappa_JHJ = _kappa_JHJ(logits, H, dps) if H is not None else None
-    return JSpectrumReport(n, tuple(values), kappa_J, kappa_JHJ, digits, method)
+        kappa_JHJ, kappa_digits = _kappa_JHJ(logits, H, dps) if H is not None else (None, None)
+    return JSpectrumReport(n, tuple(values), kappa_J, kappa_JHJ, digits, method, kappa_digits)
 
 
 def _kappa_JHJ(logits, H, dps):
-    """κ of J H J on T to `dps` digits by case mode's one path (`enclose_case`: verified Kato–Temple enclosures
+    """(κ of J H J on T, its correct digits) by case mode's one path (`enclose_case`: verified Kato–Temple enclosures
     beyond a few tokens, seconds at n = 1000 where the dense ball path takes minutes): its ball's midpoint when the
-    ball carries `dps` correct digits, else the precise path."""
+    ball carries `dps` correct digits; else, up to PRECISE_KAPPA_LIMIT tokens, the precise path's `dps` digits, and
+    beyond, the midpoint to the digits the ball vouches for (a cluster of eigenvalues widens it)."""
     import flint
 
     from verify.numerics.enclosures.case import enclose_case
@@ -72,10 +76,11 @@ def _kappa_JHJ(logits, H, dps):
     from verify.numerics.precision import arb_to_mpf
 
     spectrum, bits, _ = enclose_case(logits, H, dps)
-    if spectrum.kappa is not None and correct_digits(spectrum.kappa) >= dps:
-        with flint.ctx.workprec(bits):
-            return arb_to_mpf(spectrum.kappa)
-    return curvature_precise(logits, H, dps).kappa
+    vouched = correct_digits(spectrum.kappa) if spectrum.kappa is not None else 0
+    if vouched < dps and len(logits) <= PRECISE_KAPPA_LIMIT:
+        return curvature_precise(logits, H, dps).kappa, dps
+    with flint.ctx.workprec(bits):
+        return arb_to_mpf(spectrum.kappa), max(1, min(dps, int(vouched)))
 
 
 def _shifted_floats(logits):
