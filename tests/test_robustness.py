@@ -209,7 +209,8 @@ def test_the_real_certificates_are_confirmed(real_certificates):
     lambda body: body["lemmas"][0].update(id=["F1.positive"]),
     lambda body: body["pieces"][0].update(lemmas=[["F1.positive"]]),
     lambda body: body.update(pieces=None),
-], ids=["lemma-id", "piece-lemma-id", "pieces-null"])
+    lambda body: body.update(inputs={"logits": [0, 0]}),
+], ids=["lemma-id", "piece-lemma-id", "pieces-null", "inputs-of-a-proof"])
 def test_a_proof_certificate_citing_a_list_is_not_confirmed(real_certificates, edit):
     """Once a TypeError (a list is not hashable; None has no length): now NOT CONFIRMED, in one line."""
     body = json.loads(json.dumps(real_certificates[0]["mine.true.json"]))

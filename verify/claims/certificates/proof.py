@@ -73,6 +73,9 @@ def check_proof_certificate(data, where, claims_file=None):
     user, roots, problem = _user_lemmas(data["lemmas"], claims_file, where)
     if problem:
         return CheckResult(False, problem, 0)
+    if verdict == "proved" and data["inputs"] is not None:
+        return CheckResult(False, f"it proves the claim, yet stores the case {shown(data['inputs'], 60)}; a proof "
+                                  "certificate's inputs are null (only a disproof stores a case)", 0)
     if verdict == "disproved":
         if data["inputs"] is None:
             raise InputError(f"{where} proves the claim false but holds no case; a disproof stores one in its domain")
