@@ -286,9 +286,24 @@ def test_joint_training_moves_v_and_fixed_training_does_not():
     assert not np.array_equal(joint_run.snapshots[-1][1], joint_run.snapshots[0][1])
 
 
-@pytest.mark.parametrize("args", [["bogus"], ["--steps", "0"], ["--n", "-2"], ["--N", "x"], ["--quick", "--full"]])
+@pytest.mark.parametrize("args", [["bogus"], ["--steps", "0"], ["--n", "-2"], ["--N", "x"], ["--quick", "--full"],
+                                  # each once a traceback after a petabyte's allocation, or minutes of work (an attack)
+                                  ["conditioning", "--n", "1000000"], ["conditioning", "--n", "3000"],
+                                  ["optimizers", "--steps", "1000000"]])
 def test_bad_input(args, tmp_path):
     assert_one_line_error(run_cli("experiments", "--out", str(tmp_path / "out"), *args))
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_presets_fit_the_cost_bounds_and_a_larger_one_is_refused_by_the_library(tmp_path):
+    from verify.base.errors import InputError
+
+    for scale in (experiments.QUICK, experiments.FULL):
+        assert experiments.checked_scale(scale) is scale
+        assert experiments.largest_keys(scale) * scale.steps * experiments.SPARSE_STEPS <= experiments.MAX_STEP_WORK
+    wide = replace(experiments.QUICK, ns=(4, 8, 2000))  # a sweep's n beyond the bound, whatever the preset's own n
+    with pytest.raises(InputError, match="keys of"):
+        runner.run_experiments(["conditioning"], wide, str(tmp_path / "out"))
     assert not (tmp_path / "out").exists()
 
 

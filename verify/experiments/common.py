@@ -27,6 +27,37 @@ class Scale:
 
 QUICK = Scale("quick", n=6, N=12, d_over=80, d_under=24, steps=600, sparsities=(1.0, 4.0, 8.0), ns=(4, 8))
 FULL = Scale("full", n=8, N=32, d_over=288, d_under=64, steps=3000, sparsities=(0.5, 1.0, 2.0, 4.0, 8.0, 12.0), ns=(4, 8, 16))
+MAX_KEY_ENTRIES = 4 * 10**6  # numbers in the largest run's keys (32 MB of float64; the full preset's: 262,144)
+MAX_STEP_WORK = 10**10  # steps × key numbers of the largest run, the sparse target's longer runs included (about
+# three times the full preset's 3.1e9)
+SPARSE_STEPS = 4  # the sparse-target runs take this many times the preset's steps
+
+
+def largest_keys(scale):
+    """The numbers in the keys of the largest problem a preset builds (nN × d: the main and swept over-parameterized
+    problems, and the estimation experiment's 8·d_under sequences)."""
+    sizes = [scale.n * scale.N * max(scale.d_over, scale.n * scale.N), 8 * scale.d_under * scale.n * scale.d_under]
+    return max(sizes + [n * scale.N * max(scale.d_over, n * scale.N) for n in scale.ns])
+
+
+def checked_scale(scale):
+    """The preset, unless its sizes are not whole numbers ≥ 1 or its largest run would hold more than MAX_KEY_ENTRIES
+    numbers or cost more than MAX_STEP_WORK (InputError naming the sizes and the fix: --n 1000000 once tried to
+    allocate a petabyte)."""
+    from verify.base import options
+    from verify.base.errors import InputError
+
+    for name in ("n", "N", "d_over", "d_under", "steps"):
+        options.positive(getattr(scale, name), name, high=10**9)
+    keys = largest_keys(scale)
+    if keys > MAX_KEY_ENTRIES:
+        raise InputError(f"experiments at n = {scale.n}, N = {scale.N} (d = {max(scale.d_over, scale.n * scale.N)}) build "
+                         f"keys of {keys:.3g} numbers; at most {MAX_KEY_ENTRIES:,}: give a smaller n or N")
+    work = scale.steps * SPARSE_STEPS * keys
+    if work > MAX_STEP_WORK:
+        raise InputError(f"experiments of {scale.steps} steps on keys of {keys:,} numbers cost {work:.3g} step-numbers; at "
+                         f"most {MAX_STEP_WORK:.0e}: give fewer steps, or a smaller n or N", "steps")
+    return scale
 
 
 @dataclass(frozen=True)

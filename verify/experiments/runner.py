@@ -12,8 +12,9 @@ from pathlib import Path
 import numpy as np
 
 from verify.base import atomic, options
-from verify.experiments.common import QUICK
-from verify.experiments.synthetic import EXPERIMENTS, SPARSE_TARGET_FACTOR
+from verify.experiments import common as experiments
+from verify.experiments.common import QUICK, SPARSE_STEPS
+from verify.experiments.synthetic import EXPERIMENTS
 from verify.experiments.training import GD_GRID, STEP_GRIDS
 from verify.base.versions import package_versions
 
@@ -22,6 +23,7 @@ def run_experiments(names=None, scale=QUICK, out_dir="results", seed=0, progress
     """Run the named experiments (all by default), write their files, return the results and paths."""
     names = options.known(list(names or EXPERIMENTS), EXPERIMENTS, "experiment")
     options.seed(seed)
+    experiments.checked_scale(scale)
     atomic.check_out_dir(options.path(out_dir, "out", "a folder such as 'results'"))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -61,7 +63,7 @@ def summary(results, scale, seed, seconds):
              f"u_i = X_i v, predictions ŷ_i = u_iᵀ softmax(K_i p), a student prompt p trained from 0 to fit the labels of a "
              f"teacher (p*, v*). `{scale.name}` settings: n = {scale.n}, N = {scale.N}, "
              f"d = {scale.d_over} (over-parameterized, orthonormal keys) or {scale.d_under} (under), {scale.steps} steps per run "
-             f"({SPARSE_TARGET_FACTOR}× for sparse-target). Seed {seed}. Step sizes: the best of GD {list(GD_GRID)} × 1/L₀ (L₀ the largest Hessian "
+             f"({SPARSE_STEPS}× for sparse-target). Seed {seed}. Step sizes: the best of GD {list(GD_GRID)} × 1/L₀ (L₀ the largest Hessian "
              f"eigenvalue at the start), " + ", ".join(f"{o} {list(STEP_GRIDS[o])}" for o in STEP_GRIDS)
              + ", by the steps needed to cut the training loss 1000× (else the final loss).", ""]
     for result in results:

@@ -10,14 +10,13 @@ from dataclasses import replace
 
 import numpy as np
 
-from verify.experiments.common import (COLOR, FLOOR, LABEL, REBOUND, SHORT, ExperimentResult, change, coincide, cut_text,
-                                       figure, floor, grid_edge, legend_below, rebound,
+from verify.experiments.common import (COLOR, FLOOR, LABEL, REBOUND, SHORT, SPARSE_STEPS, ExperimentResult, change,
+                                       coincide, cut_text, figure, floor, grid_edge, legend_below, rebound,
                                        problem_for, step_text, trends)
 from verify.experiments import training
 from verify.experiments.training import OPTIMIZERS, best_run, steps_to, student_teacher
 from verify.numerics import model as prompt_model
 
-SPARSE_TARGET_FACTOR = 4  # the sparse-target runs take this many times the preset's steps
 
 
 def optimizers(rng, scale, progress=None):
@@ -224,7 +223,7 @@ def sparse_target(rng, scale, progress=None):
     hard = values[np.arange(len(top)), top]
     problem = replace(problem, train=replace(problem.train, y=hard))
     rows, runs = [], {}
-    steps = scale.steps * SPARSE_TARGET_FACTOR
+    steps = scale.steps * SPARSE_STEPS
     for index, o in enumerate(OPTIMIZERS):
         if progress:
             progress(index / len(OPTIMIZERS))
