@@ -64,6 +64,7 @@ def test_shown_text_is_one_bounded_line_without_control_characters(text):
     out = shown(text)
     assert "\n" not in out and len(out) <= 60
     assert_clean(out)
+    assert out[0] in "'\"" and out[-1] == out[0]  # quoted, the closing quote kept where it is cut
 
 
 def test_shown_containers_are_bounded():
@@ -85,6 +86,13 @@ def test_shown_containers_are_bounded():
     dict(logits=np.array([[1, 2], [3]], dtype=object), H=[[1, 0], [0, 1]]),
     dict(logits=[0, 0], H=np.array([[1, 0], [0, 1]], dtype=object)),
     dict(logits=np.array([[1, 2], [3, 4]], dtype=object), H=[[1, 0], [0, 1]]),
+    # numbers of 9,000 digits, once echoed whole (9-18 KB lines, an attack): L below λ_max, mu above λ_min, L < mu,
+    # mu < 0, and an entry of H that breaks its symmetry
+    dict(logits=[0, 0], H=[[1, 0], [0, 2]], L="1." + "9" * 9000),
+    dict(logits=[0, 0], H=[[1, 0], [0, 2]], mu="1." + "1" * 9000),
+    dict(logits=[0, 0], H=[[1, 0], [0, 2]], L="1." + "1" * 9000, mu="1." + "2" * 9000),
+    dict(logits=[0, 0], H=[[1, 0], [0, 2]], mu="-1." + "1" * 9000),
+    dict(logits=[0, 0, 0], H=[[2, 0, 0], [0, 2, 1], [0, "1." + "4" * 9000, 2]]),
 ])
 def test_make_case_refuses_in_one_bounded_line(kwargs):
     with pytest.raises(verify.InputError) as caught:

@@ -31,6 +31,12 @@ def shown(value, limit=SHOWN):
     return _cut(escaped(_text(value, limit)), limit)
 
 
+def clipped(text, limit=SHOWN):
+    """A value's own text (a number's digits, as the user wrote or the program computed them), escaped and cut to
+    about `limit` characters, "…" where cut: no quotes, so a number reads as a number."""
+    return _cut(escaped(str(text)[:limit + 1]), limit)
+
+
 def _cut(text, limit):
     return text if len(text) <= limit else text[:max(limit - 1, 1)] + "…"
 
@@ -44,8 +50,9 @@ def _text(value, limit, depth=0):
         return integer_text(value)
     if isinstance(value, Fraction):
         return f"Fraction({integer_text(value.numerator)}, {integer_text(value.denominator)})"
-    if isinstance(value, str):
-        return repr(value[:limit + 1])
+    if isinstance(value, str):  # cut inside its quotes, which stay: '0.1111…'
+        text = repr(value[:limit + 1])
+        return text if len(text) <= limit else text[:max(limit - 2, 2)] + "…" + text[0]
     if isinstance(value, (bytes, bytearray)):
         return repr(bytes(value[:limit + 1]))
     if isinstance(value, (list, tuple, dict, set, frozenset)):

@@ -28,7 +28,7 @@ from verify.base.files import read_bounded
 from verify.claims.cases.entries import Entries
 from verify.numerics.definite import EXACT_MAX, positive_definite
 from verify.numerics.precision import Log, exact_decimal, parse_number, terminates, to_float
-from verify.base.printable import shown
+from verify.base.printable import clipped, shown
 
 LOGIT_LIMIT = 10**6  # |logit| bound: coefficients down to e^(−2·10⁶) are fine, 1e308 is a typo
 MATRIX_LIMIT = 10**300  # |H_ij|, L, μ stay inside float64's range (the search path reads them)
@@ -359,7 +359,8 @@ def _matrix(rows, n, where):
         scale = max(abs(v) for row in H for v in row)
         for i, j, other in asymmetric:
             if abs(H[i][j] - other) > Fraction(1, 10**12) * scale:
-                raise InputError(f"{where} H is not symmetric: H[{i}][{j}] = {rows[i][j]} but H[{j}][{i}] = {rows[j][i]}; "
+                raise InputError(f"{where} H is not symmetric: H[{i}][{j}] = {clipped(rows[i][j])} but H[{j}][{i}] = "
+                                 f"{clipped(rows[j][i])}; "
                                  "give a symmetric matrix")
             H[i][j] = H[j][i] = (H[i][j] + other) / 2
     decided = positive_definite(H)
@@ -373,10 +374,10 @@ def _matrix(rows, n, where):
 
 def _check_constants(H, L, mu, where):
     if L is not None and mu is not None and L < mu:
-        raise InputError(f"{where} has L = {exact_decimal(L)} < mu = {exact_decimal(mu)}; smoothness needs L ≥ mu, "
-                         "swap or fix them")
+        raise InputError(f"{where} has L = {clipped(exact_decimal(L))} < mu = {clipped(exact_decimal(mu))}; smoothness "
+                         "needs L ≥ mu, swap or fix them")
     if mu is not None and mu <= 0:
-        raise InputError(f"{where} mu = {exact_decimal(mu)} is not positive; give 0 < mu ≤ λ_min(H) or omit mu")
+        raise InputError(f"{where} mu = {clipped(exact_decimal(mu))} is not positive; give 0 < mu ≤ λ_min(H) or omit mu")
     if H is None or (L is None and mu is None):
         return
     estimate = np.linalg.eigvalsh(np.array([[to_float(v) for v in row] for row in H]))
@@ -384,13 +385,13 @@ def _check_constants(H, L, mu, where):
         decided = positive_definite([[-v for v in row] for row in H], -L, strict=False)  # L I − H ≽ 0
         if not decided:
             reason = "is below λ_max(H)" if decided is False else "could not be proved ≥ λ_max(H)"
-            raise InputError(f"{where} L = {exact_decimal(L)} {reason} ≈ {estimate[-1]:.17g}, so H ≼ L I fails; "
+            raise InputError(f"{where} L = {clipped(exact_decimal(L))} {reason} ≈ {estimate[-1]:.17g}, so H ≼ L I fails; "
                              "give L ≥ λ_max(H) or omit L")
     if mu is not None:
         decided = positive_definite(H, mu, strict=False)  # H − μ I ≽ 0
         if not decided:
             reason = "is above λ_min(H)" if decided is False else "could not be proved ≤ λ_min(H)"
-            raise InputError(f"{where} mu = {exact_decimal(mu)} {reason} ≈ {estimate[0]:.17g}, so mu I ≼ H fails; "
+            raise InputError(f"{where} mu = {clipped(exact_decimal(mu))} {reason} ≈ {estimate[0]:.17g}, so mu I ≼ H fails; "
                              "give 0 < mu ≤ λ_min(H) or omit mu")
 
 
