@@ -137,6 +137,7 @@ def test_default_sweep_json_and_plot(tmp_path):
     ["--samples", "10000000"],
     ["--plot", "x.png", "--claim", "A2.dim"],
     ["--plot", "x.png", "--n", "3", "--N", "4", "--d", "10"],
+    ["--plot", "p.txt"],  # once a PNG written under a .txt name (an attack)
     ["--claim", "T2.eq47.max"],
     ["--claim", "A9.none"],
 ])

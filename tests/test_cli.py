@@ -348,6 +348,18 @@ def test_theorem2s_table_states_the_formula_beside_each_verdict_within_80_column
     assert formula_text("kappa <= (L_T/mu_T) * R**2") == "κ ≤ (L_T/μ_T) · R²"
 
 
+@pytest.mark.parametrize("text, shown", [  # an attack's: each once printed as a different formula
+    ("sqrt(lambda(n-1) - mu_T*z_min**2) * log(kappa - 1) >= 0", "√(λ(n-1) - μ_T·z_min²) · log(κ - 1) ≥ 0"),  # √( closed
+    ("10**10**10 > z_max**(10**3)", "10^10¹⁰ > z_max^(10³)"),  # once 10¹⁰¹⁰ > z_max¹⁰³
+    ("x >= (1e-9)**(-1e-9)", "x ≥ (1e-9)^(-1e-9)"),  # once (1e-9)⁻¹e-9)
+    ("mu_T * z(2)**(-2) <= x**2.5", "μ_T · z(2)⁻² ≤ x^2.5"),
+])
+def test_a_formula_in_the_table_reads_as_the_claim_does(text, shown):
+    from verify.commandline.tables import formula_text
+
+    assert formula_text(text) == shown
+
+
 def test_the_table_names_the_pieces_that_rest_on_the_solvers_alone():
     from verify.claims.results import ProofEvidence
     from verify.commandline.tables import _kind_text

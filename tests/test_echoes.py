@@ -164,6 +164,17 @@ def test_a_radius_beyond_any_print_is_a_dash_and_a_tiny_logit_prints(tmp_path):
     assert code == 0 and "Traceback" not in err and "R " in out, err[-1500:]
 
 
+def test_a_claim_file_name_with_a_newline_and_escapes_is_one_escaped_title_line(tmp_path):
+    """The table's title names the file: its newline once split the title in two, and a BEL vanished (an attack)."""
+    path = tmp_path / f"claims\n{ESC}.toml"
+    path.write_text('[[claim]]\nid = "c"\nholds = "z_max <= 1"\n')
+    code, out, err = run(["claims", str(path), "--samples", "5", "--workers", "1", "--out", str(tmp_path / "out")])
+    assert code == 0, err
+    title = "".join(line.strip() for line in out.split("┏")[0].splitlines())  # the lines above the table, as wrapped
+    assert "claims\\n\\x1b]0;owned\\x07" in title and "— seed" in title
+    assert_clean(out + err)
+
+
 def test_a_file_name_with_escapes_is_escaped_in_not_confirmed(tmp_path):
     path = tmp_path / f"cert{ESC}.json"
     path.write_text(json.dumps({"format": "verify-certificate/2", "kind": "proof"}))

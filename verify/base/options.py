@@ -190,6 +190,9 @@ def plot_file(value):
     target = Path(text)
     if target.is_dir() or not target.name or len(os.fsencode(target.name)) > NAME_MAX:
         raise InputError(f"--plot {shown(text, 60)} is a folder or no usable file name; give a file name ending in .png")
+    if target.suffix.lower() != ".png":  # the plot is written as a PNG whatever the name says
+        raise InputError(f"--plot {shown(text, 60)} does not end in .png (the plot is a PNG image); give a file name "
+                         "ending in .png")
     if target.is_symlink() and not target.exists():
         raise InputError(f"--plot {shown(text, 200)} is a symlink to nothing (or a loop); give a file name ending in .png")
     if not target.parent.is_dir():

@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from verify.base.printable import escaped
 from verify.commandline.terminal import safe
 
 
@@ -121,7 +122,7 @@ def cmd_claims(args):
     with _LazyProgress("searching") as progress, forking_by_default():
         report = run_claims(claims, args.seed, args.samples, args.dps, args.claim, args.out, progress, args.workers,
                             args.scheduler, args.example_db)
-    return _print_report(report, args, title=f"Claims of {args.file} — seed {report.seed}, {report.dps} digits, "
+    return _print_report(report, args, title=f"Claims of {escaped(str(args.file))} — seed {report.seed}, {report.dps} digits, "
                                               f"{report.seconds:.1f} s")
 
 

@@ -70,7 +70,8 @@ RELATION_SIGNS = {">=": "≥", "<=": "≤", "==": "=", "!=": "≠"}
 def formula_text(text):
     """A claim's formula (claim-language text) in compact Unicode for a table: λ_max ≥ L_T·z_min², κ ≤ (L_T/μ_T)·R²."""
     out = re.sub(r"\b(lambda|mu|kappa|sigma|pi)(?=\b|_|\()", lambda m: GREEK_NAMES[m.group(1)], text)
-    out = re.sub(r"\*\*\(?(-?\d+)\)?(?![\d.])", lambda m: m.group(1).translate(SUPERSCRIPT), out)
+    # an integer exponent (a negative one bracketed) as a superscript, unless a power follows (10**10**10: 10^10¹⁰)
+    out = re.sub(r"\*\*(\d+|\(-\d+\))(?![\d.eE]|\s*\*\*)", lambda m: m.group(1).strip("()").translate(SUPERSCRIPT), out)
     out = re.sub(r"\s*(>=|<=|==|!=)\s*", lambda m: f" {RELATION_SIGNS[m.group(1)]} ", out)
     out = re.sub(r"(\s*)\*(\s*)", r"\1·\2", out.replace("**", "^"))  # spaced as written: a / b · c stays (a/b)·c
     return re.sub(r"\bsqrt\(", "√(", out)
