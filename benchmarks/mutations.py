@@ -88,7 +88,7 @@ MUTATIONS = {  # name: (file, code, the mutated code)
     "float estimates used at any relative error": ("verify/claims/language/values.py",
                                                    "UNUSABLE_REL_ERR = 0.125", "UNUSABLE_REL_ERR = float('inf')"),
     "no re-split of a cluster's small members": ("verify/numerics/eigenballs.py", "MAX_BANDS = 16", "MAX_BANDS = 0"),
-    "the generic piece's order of a lemma's indices unchecked": (SMT, "    check_order(encoder.items, piece, encoder.k_range)\n",
+    "the generic piece's order of a lemma's indices unchecked": (SMT, "    check_order(encoder.items, piece, encoder.k_range, schemas)\n",
                                                                  ""),
 }
 SOUNDNESS = ("tests/test_soundness.py", "-k", "agree_at_exact_points or proved_for_every_n or proved_from_lemmas")

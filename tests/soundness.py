@@ -380,11 +380,16 @@ INDEXED_SIDES = ["z({a})", "z({c})", "z(n-{d})", "1/{a}", "j({c})", "z(n-{d}) + 
 # claim false at small n.
 UPPER = ["z({i}) <= 1/{a}", "{a} * z({i}) <= 1", "j({i}) <= 1/{a}", "z({i}) + z(1) <= 1"]
 LOWER = ["(n-{b}-1)*z(1) + ({b}+1)*z({i}) >= 1", "z({i}) >= z_min"]
+# A lemma for every k in a range that is empty at small n (true there vacuously), and the bound it gives from n = a on
+# claimed from the lemma's least n.
+EMPTY = [("forall k in {a}..n: k * z(n) <= 1", "z(n) <= 1/{a}"), ("forall k in {a}..n-1: k >= {a}", "n >= {a} + 1"),
+         ("forall k in {a}..n: z(k) <= 1/k", "z(n) <= 1/{a}")]
 
 
 def carried_claims(a_values=(2, 3, 4, 5), offsets=(0, 1, 2, 3), later=(0, 1)):
     """Every (claim text, its n range, lemmas) that carries a lemma's bound to another index (UPPER: from z(a) to
-    z(n − d), from n = a on; LOWER: from z(n − b) to z(c), from n = c on), at the given indices."""
+    z(n − d), from n = a on; LOWER: from z(n − b) to z(c), from n = c on), or from where its range of k is not empty
+    to where it is (EMPTY), at the given indices."""
     out = []
     for template, a, d, extra in itertools.product(UPPER, a_values, offsets, later):
         lemma = template.replace("{i}", str(a)).format(a=a)
@@ -394,6 +399,9 @@ def carried_claims(a_values=(2, 3, 4, 5), offsets=(0, 1, 2, 3), later=(0, 1)):
         lemma = template.replace("{i}", f"n-{b}").format(b=b)
         claim = template.replace("{i}", str(c)).format(b=b)
         out.append((claim, (max(c, b + 1) + extra, math.inf), ((lemma, (b + 1, math.inf)),)))
+    for (lemma, claim), a, lo in itertools.product(EMPTY, a_values, (2, 3)):
+        if lo < a:
+            out.append((claim.format(a=a), (lo, math.inf), ((lemma.format(a=a), (lo, math.inf)),)))
     return out
 
 

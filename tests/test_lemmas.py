@@ -148,9 +148,14 @@ def test_check_reproves_a_lemma_as_the_decision_does_without_the_assumptions_fir
 # A lemma reading an index the claim does not (z(3) beside z(n − 1)): on the generic piece the query orders the
 # indices it reads lexicographically, z(3) before z(n − 1), which is false at n = 3 (z(n − 1) is z(2) there). Found
 # by an attack: such a lemma once let the prover assert z(2) <= z(3) and PROVE a false claim; `check` confirmed it.
+# A lemma for every k in a range empty at the piece's least n (4..n at n = 3) once had its range ends compared the same
+# way, (0, 4) before (1, 0), and was asserted at n = 3 too (a second attack; a review found k >= 3 for k in 3..n-1).
 REORDERING = [("z(3) <= 1/3", 3, "z(n-1) <= 1/3 or z(1) - z(n-1) <= 1e-13 or z(1) - z(n-1) >= 2e-13",
                ["3.5e-13", "0", "-1"]),
-              ("(n-4)*z(1) + 4*z(n-3) >= 1", 4, "(n-4)*z(1) + 4*z(2) >= 1", ["10", "0", "0", "0"])]
+              ("(n-4)*z(1) + 4*z(n-3) >= 1", 4, "(n-4)*z(1) + 4*z(2) >= 1", ["10", "0", "0", "0"]),
+              ("forall k in 4..n: k * z(n) <= 1", 3, "z(n) <= 1/4", ["0", "0", "0"]),
+              ("forall k in 3..n-1: k >= 3", 3, "z(n-1) <= 1/3 or z(1) - z(n-1) <= 1e-13 or z(1) - z(n-1) >= 2e-13",
+               ["3.5e-13", "0", "-1"])]
 
 
 def _reordering_file(lemma, lo, claim):
@@ -158,7 +163,8 @@ def _reordering_file(lemma, lo, claim):
                              f'[[claim]]\nid = "claim"\nholds = "{claim}"\nn = [{lo}, inf]\n')
 
 
-@pytest.mark.parametrize("lemma, lo, claim, logits", REORDERING, ids=["z3-beside-z(n-1)", "z(n-3)-beside-z2"])
+@pytest.mark.parametrize("lemma, lo, claim, logits", REORDERING,
+                         ids=["z3-beside-z(n-1)", "z(n-3)-beside-z2", "k-from-4-at-n-3", "k-from-3-to-n-1-at-n-3"])
 def test_a_lemma_the_generic_piece_would_reorder_proves_no_false_claim(lemma, lo, claim, logits):
     from verify.api import decide_on_case, make_case
     from verify.claims.prover.prove import prove

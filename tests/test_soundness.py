@@ -159,6 +159,7 @@ LEMMA_CLAIMS_PER_RUN = 10  # benchmarks/soundness.py runs 300
 @given(lemma_claims())
 @example(("z(n-1) <= 1/3", (3, math.inf), (("z(3) <= 1/3", (3, math.inf)),)))  # z(3) once came before z(n-1) at n = 3
 @example(("(n-4)*z(1) + 4*z(2) >= 1", (4, math.inf), (("(n-4)*z(1) + 4*z(n-3) >= 1", (4, math.inf)),)))  # and z(n-3) after z(2)
+@example(("z(n) <= 1/4", (3, math.inf), (("forall k in 4..n: k * z(n) <= 1", (3, math.inf)),)))  # k in 4..n, n = 3
 def test_a_claim_proved_from_lemmas_fails_at_no_case(exact_cases, drawn):
     from tests.soundness import prover_disagreements
 

@@ -133,7 +133,7 @@ def fact_atoms(facts, piece, claim_atoms, k_span=None):
         if not _add(schemas, piece, items, done, out, k_span):
             break
     _add([f for f in facts if f.order], piece, items, done, out, k_span)
-    check_order(items, piece, k_span)
+    check_order(items, piece, k_span, schemas)
     return out
 
 

@@ -95,14 +95,16 @@ def order_threshold(keys):
     return least
 
 
-def check_order(items, piece, k_range=None):
+def check_order(items, piece, k_range=None, schemas=()):
     """NotEncodable unless the indices a query reads on the generic piece ({series: keys}, a symbolic k + c by its
-    extremes over `k_range`) keep their order on all of it (`order_threshold`): the prover and `check` build every
-    query through this, so a fact whose indices would reorder there (a lemma reading z(3) on n ≥ 3) is never
-    asserted in an order that is false at the piece's least n."""
+    extremes over `k_range`) and the range ends of the `schemas` (facts for every k) it instantiates keep their order
+    on all of it (`order_threshold`): the prover and `check` build every query through this, so no fact is asserted in
+    an order that is false at the piece's least n (a lemma on z(3) beside a claim on z(n − 1), from n = 3), and no
+    schema at a k its range lacks there (a lemma for every k in 4..n, whose range is empty at n = 3)."""
     if piece.n is not None:
         return
     keys = set(k_range or ())
+    keys.update(index_at(bound, piece) for fact in schemas for bound in (fact.tree.lo, fact.tree.hi))
     for key in (key for read in items.values() for key in read):
         keys.update(k_extremes(key, k_range) if symbolic(key) else (key,))
     least = order_threshold(keys)

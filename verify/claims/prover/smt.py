@@ -352,7 +352,7 @@ def build_query(tree, piece, facts, negate=True):
     _close_schemas(encoder, schemas, piece, asserted, names)
     for fact in [f for f in facts if f.order]:
         _assert_fact(encoder, fact, instances(fact, encoder.items, piece, encoder.k_range), asserted, names)
-    check_order(encoder.items, piece, encoder.k_range)
+    check_order(encoder.items, piece, encoder.k_range, schemas)
     statement = f"(and {' '.join(defined)} {claim})" if defined else claim
     if encoder.k_guard:
         statement = f"(=> {encoder.k_guard} {statement})"
