@@ -377,3 +377,16 @@ def test_an_answer_that_depends_on_the_text_alone_is_remembered_and_one_the_cloc
     monkeypatch.setattr(solvers, "_cvc5", lambda *args: asked.append("cvc5") or "unknown")
     stopped = [solvers.run_z3(text, backstop_ms=0) for _ in range(2)] + [solvers.run_cvc5(text + "  ") for _ in range(2)]
     assert stopped[0].clock and asked[-4:] == ["z3", "z3", "cvc5", "cvc5"]
+
+
+def test_a_domain_of_one_n_is_that_n_alone():
+    """n = [3, 3] was one generic piece "3 <= n <= 3", whose keys are ordered as for every n from 3: the single-n facts
+    (the trace and pseudo-determinant at n = 3 read z(3) beside z(n) and j(n - 1)) then could not be asserted in order
+    there once the order was checked. As n = 3 alone, its indices are integers and the suite's claims stay proved."""
+    from verify.claims.prover.pieces import Piece, pieces
+
+    claims = {c.id: c for c in load_claims(SUITE)}
+    for name in ("true.trace_bound3", "true.pdet_bound3"):
+        claim = claims[name]
+        assert pieces(claim.tree, claim.n_range) == [Piece(n=3)]
+        assert prove(claim.tree, claim.n_range, claim.hessian).status == "proved", name

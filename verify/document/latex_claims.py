@@ -187,8 +187,7 @@ def _algebra_lines(certificate, piece):
     from verify.claims.prover import facts as library
     from verify.claims.prover.algebraic_check import algebra_from_data
     from verify.claims.prover.algebraic_latex import algebra_latex
-    from verify.claims.prover.pieces import Piece
-    from verify.claims.prover.pieces import conjuncts
+    from verify.claims.prover.pieces import NotEncodable, Piece, conjuncts
     from verify.base.errors import InputError
 
     n, (lo, hi) = piece.get("n"), certificate["domain"]["n"]
@@ -200,7 +199,7 @@ def _algebra_lines(certificate, piece):
                       if isinstance(entry, dict) and entry.get("id") not in known and "n" in entry})
         facts = [known[i] for i in piece.get("lemmas", ()) if i in known]
         return algebra_latex(algebra_from_data(piece["algebra"]), conjuncts(tree)[piece["part"]], at, facts)
-    except (InputError, ValueError, KeyError, IndexError, TypeError):
+    except (InputError, NotEncodable, ValueError, KeyError, IndexError, TypeError):  # NotEncodable: out of order there
         return None
 
 

@@ -40,9 +40,9 @@ class Piece:
 
 
 def pieces(tree, n_range):
-    """The pieces of n_range: each n below the generic threshold alone, then the generic rest. A claim for
-    every k is a finite conjunction at each small n, and on the generic piece a statement about one
-    symbolic k (see `Encoder.formula`)."""
+    """The pieces of n_range: each n below the generic threshold alone, then the generic rest (alone too when it is
+    one n). A claim for every k is a finite conjunction at each small n, and on the generic piece a statement about
+    one symbolic k (see `Encoder.formula`)."""
     lo, hi = n_range
     threshold = generic_threshold(oriented(tree))
     count = max(0, int(min(hi, threshold - 1)) - lo + 1) + (hi >= threshold)
@@ -50,8 +50,8 @@ def pieces(tree, n_range):
         raise NotEncodable(f"its n range cuts into {count} pieces (each n below {threshold} alone, where its indices "
                            f"collide), more than the {MAX_PIECES} a proof takes; narrow n or use indices nearer 1 and n")
     out = [Piece(n=n) for n in range(lo, int(min(hi, threshold - 1)) + 1)]
-    if hi >= threshold:
-        out.append(Piece(lo=max(lo, threshold), hi=hi))
+    if hi >= threshold:  # a rest of one n is that n alone: its indices are integers, and facts of that n apply
+        out.append(Piece(n=int(hi)) if max(lo, threshold) == hi else Piece(lo=max(lo, threshold), hi=hi))
     return out
 
 

@@ -24,6 +24,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from verify.claims.language.syntax import ForAll
 from verify.claims.language.text import to_text
 from verify.claims.prover import facts as library
 from verify.claims.prover.pieces import NotEncodable, conjuncts, pieces
@@ -86,21 +87,28 @@ def facts_for(piece, family, tree=None, extra=()):
 
 
 def _in_order(facts, tree, piece, extra):
-    """The facts less each lemma that, beside the claim and the lemmas kept before it, makes the generic piece's
-    query read an index out of order at the piece's least n (a lemma on z(3) beside a claim on z(n − 1), from n = 3:
-    z(n − 1) is z(2) there, before z(3)): that query, which asserts the order of what it reads, cannot be built
-    (verify.claims.prover.pieces.check_order), and a query without the lemma can."""
-    lemmas = {f.id for f in extra}
-    if piece.n is not None or not lemmas & {f.id for f in facts}:
+    """The facts, less each lemma and each fact for every k that, beside the claim and the facts kept before it, makes
+    the generic piece's query read an index, or instantiate a range, out of order at the piece's least n (a lemma on
+    z(3) beside a claim on z(n − 1) from n = 3: z(n − 1) is z(2) there; a lemma for every k in 4..n, a range empty at
+    n = 3): that query, which asserts the order of what it reads, cannot be built
+    (verify.claims.prover.pieces.check_order), and one without the fact can."""
+    if piece.n is not None or _builds(tree, piece, facts):
         return facts
-    kept = [f for f in facts if f.id not in lemmas]
-    for lemma in (f for f in facts if f.id in lemmas):
-        try:
-            build_query(tree, piece, [f for f in facts if f in kept or f is lemma])
-        except NotEncodable:
-            continue
-        kept.append(lemma)
+    lemmas = {f.id for f in extra}
+    droppable = [f for f in facts if f.id in lemmas or isinstance(f.tree, ForAll)]
+    kept = [f for f in facts if f not in droppable]
+    for fact in droppable:
+        if _builds(tree, piece, [f for f in facts if f in kept or f is fact]):
+            kept.append(fact)
     return tuple(f for f in facts if f in kept)
+
+
+def _builds(tree, piece, facts):
+    try:
+        build_query(tree, piece, facts)
+    except NotEncodable:
+        return False
+    return True
 
 
 def prove(tree, n_range, family="spd", extra=()):
