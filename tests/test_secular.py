@@ -199,6 +199,14 @@ def test_spectrum_cli_json(tmp_path):
     assert data["kappa_JHJ"] is not None and data["kappa_JHJ_digits"] >= 15  # a 4-token H: the enclosure, or the dense path
 
 
+def test_spectrum_of_an_exact_kappa_has_every_digit():
+    """κ = 1 exactly (a zero-width ball, whose digits are infinite) once ended in an OverflowError (a review)."""
+    from verify.api import j_spectrum, make_case
+
+    report = j_spectrum(make_case(logits=[0, 0], H=[[1, 0], [0, 1]]), 30)
+    assert report.kappa_JHJ == 1 and report.kappa_JHJ_digits == 30
+
+
 def test_spectrum_beyond_the_dense_limit_gives_kappa_to_the_digits_its_enclosure_vouches_for():
     """Repeated logits and a tridiagonal H, 70 tokens: the enclosure leaves κ of J H J short of the 30 digits asked
     (clustered eigenvalues), and beyond PRECISE_KAPPA_LIMIT tokens the dense precise path (minutes at n = 400, found

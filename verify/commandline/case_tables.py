@@ -153,5 +153,6 @@ def spectrum_table(report, console=None, shown=20):
 
 
 def _kappa_JHJ_text(report):
-    """κ of J H J to the digits it carries (at most the table's usual 20)."""
-    return decimal(report.kappa_JHJ, min(DIGITS, report.kappa_JHJ_digits)) if report.kappa_JHJ is not None else None
+    """κ of J H J to the digits it carries (at most DIGITS; one where its enclosure vouches for none)."""
+    return decimal(report.kappa_JHJ, max(1, min(DIGITS, report.kappa_JHJ_digits))) if report.kappa_JHJ is not None \
+        else None

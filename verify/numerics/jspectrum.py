@@ -76,11 +76,11 @@ def _kappa_JHJ(logits, H, dps):
     from verify.numerics.precision import arb_to_mpf
 
     spectrum, bits, _ = enclose_case(logits, H, dps)
-    vouched = correct_digits(spectrum.kappa) if spectrum.kappa is not None else 0
+    vouched = correct_digits(spectrum.kappa) if spectrum.kappa is not None else 0  # inf for an exact κ
     if vouched < dps and len(logits) <= PRECISE_KAPPA_LIMIT:
         return curvature_precise(logits, H, dps).kappa, dps
     with flint.ctx.workprec(bits):
-        return arb_to_mpf(spectrum.kappa), max(1, min(dps, int(vouched)))
+        return arb_to_mpf(spectrum.kappa), dps if vouched >= dps else max(0, int(vouched))
 
 
 def _shifted_floats(logits):
