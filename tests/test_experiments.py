@@ -289,7 +289,8 @@ def test_joint_training_moves_v_and_fixed_training_does_not():
 @pytest.mark.parametrize("args", [["bogus"], ["--steps", "0"], ["--n", "-2"], ["--N", "x"], ["--quick", "--full"],
                                   # each once a traceback after a petabyte's allocation, or minutes of work (an attack)
                                   ["conditioning", "--n", "1000000"], ["conditioning", "--n", "3000"],
-                                  ["optimizers", "--steps", "1000000"]])
+                                  ["optimizers", "--steps", "1000000"],
+                                  ["conditioning", "--n", "800", "--N", "1"]])  # 256 test sequences: 1.2 GiB (a review)
 def test_bad_input(args, tmp_path):
     assert_one_line_error(run_cli("experiments", "--out", str(tmp_path / "out"), *args))
     assert not (tmp_path / "out").exists()

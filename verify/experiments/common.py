@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from verify.experiments.training import student_teacher
+from verify.experiments.training import TEST_SEQUENCES, student_teacher
 
 LABEL = {"gd": "GD (best fixed step size)", "adam": "Adam", "ngd": "normalized GD"}
 SHORT = {"gd": "GD", "adam": "Adam", "ngd": "normalized GD"}
@@ -27,17 +27,28 @@ class Scale:
 
 QUICK = Scale("quick", n=6, N=12, d_over=80, d_under=24, steps=600, sparsities=(1.0, 4.0, 8.0), ns=(4, 8))
 FULL = Scale("full", n=8, N=32, d_over=288, d_under=64, steps=3000, sparsities=(0.5, 1.0, 2.0, 4.0, 8.0, 12.0), ns=(4, 8, 16))
-MAX_KEY_ENTRIES = 4 * 10**6  # numbers in the largest run's keys (32 MB of float64; the full preset's: 262,144)
-MAX_STEP_WORK = 10**10  # steps × key numbers of the largest run, the sparse target's longer runs included (about
-# three times the full preset's 3.1e9)
+MAX_KEY_ENTRIES = 5 * 10**7  # numbers in the largest problem's keys, its test keys included (400 MB of float64; the
+# full preset's: 2,359,296)
+MAX_STEP_WORK = 10**10  # steps × training key numbers of the largest run, the sparse target's longer runs included
+# (about three times the full preset's 3.1e9)
 SPARSE_STEPS = 4  # the sparse-target runs take this many times the preset's steps
 
 
+def problem_sizes(scale):
+    """(N, n, d) of every problem a preset builds: the main and the swept over-parameterized ones, and the estimation
+    experiment's 8·d_under sequences."""
+    sizes = [(scale.N, scale.n, max(scale.d_over, scale.n * scale.N)), (8 * scale.d_under, scale.n, scale.d_under)]
+    return sizes + [(scale.N, n, max(scale.d_over, n * scale.N)) for n in scale.ns]
+
+
 def largest_keys(scale):
-    """The numbers in the keys of the largest problem a preset builds (nN × d: the main and swept over-parameterized
-    problems, and the estimation experiment's 8·d_under sequences)."""
-    sizes = [scale.n * scale.N * max(scale.d_over, scale.n * scale.N), 8 * scale.d_under * scale.n * scale.d_under]
-    return max(sizes + [n * scale.N * max(scale.d_over, n * scale.N) for n in scale.ns])
+    """The numbers in the training keys of the largest problem a preset builds (N·n·d)."""
+    return max(N * n * d for N, n, d in problem_sizes(scale))
+
+
+def largest_memory(scale):
+    """The numbers in the keys of the largest problem a preset builds, its TEST_SEQUENCES held-out ones included."""
+    return max((N + TEST_SEQUENCES) * n * d for N, n, d in problem_sizes(scale))
 
 
 def checked_scale(scale):
@@ -49,10 +60,12 @@ def checked_scale(scale):
 
     for name in ("n", "N", "d_over", "d_under", "steps"):
         options.positive(getattr(scale, name), name, high=10**9)
-    keys = largest_keys(scale)
-    if keys > MAX_KEY_ENTRIES:
+    memory = largest_memory(scale)
+    if memory > MAX_KEY_ENTRIES:
         raise InputError(f"experiments at n = {scale.n}, N = {scale.N} (d = {max(scale.d_over, scale.n * scale.N)}) build "
-                         f"keys of {keys:.3g} numbers; at most {MAX_KEY_ENTRIES:,}: give a smaller n or N")
+                         f"keys of {memory:.3g} numbers, {TEST_SEQUENCES} test sequences included; at most "
+                         f"{MAX_KEY_ENTRIES:,}: give a smaller n or N")
+    keys = largest_keys(scale)
     work = scale.steps * SPARSE_STEPS * keys
     if work > MAX_STEP_WORK:
         raise InputError(f"experiments of {scale.steps} steps on keys of {keys:,} numbers cost {work:.3g} step-numbers; at "

@@ -82,8 +82,11 @@ def keys(rng, N, n, d, orthonormal):
     return draw_keys(rng, N, n, d, "orthonormal" if orthonormal and d >= n * N else "gaussian")
 
 
+TEST_SEQUENCES = 256  # the held-out sequences every problem draws beside its N training ones
+
+
 def student_teacher(rng, N, n, d, m=4, sparsity=2.0, noise=0.0, loss_name="square", attention_name="softmax",
-                    train_v=False, orthonormal=True, N_test=256):
+                    train_v=False, orthonormal=True, N_test=TEST_SEQUENCES):
     """A problem whose teacher logits spread over about `sparsity` (larger: more peaked attention)."""
     for name, value in (("N", N), ("n", n), ("d", d), ("m", m)):
         if value <= 0:
