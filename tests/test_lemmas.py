@@ -201,3 +201,36 @@ def test_check_refuses_a_proof_whose_query_reorders_a_lemmas_index(monkeypatch, 
     assert proof.status == "proved"  # what the prover said before the order was checked
     check = check_body(proof_body(job, proof), "certificate", claims_file)
     assert not check.confirmed and "keep their order only from n = 4" in check.summary
+
+
+PERMITTED = """[[lemma]]
+id = "lem.provable"
+holds = "j_min >= z_min"
+n = [2, inf]
+source = "interlacing"
+assume = true
+
+[[claim]]
+id = "uses"
+holds = "lambda_min >= mu_T * z_min**2"
+n = [2, inf]
+"""
+
+
+def test_a_lemma_the_file_lets_be_assumed_but_the_prover_proves_keeps_its_certificates_confirmed(tmp_path):
+    """assume = true permits taking a lemma as given; proved, it is recorded as not assumed, and check --claims once
+    called that a different lemma (an attack): NOT CONFIRMED for a true claim's valid certificate."""
+    claims_file = tmp_path / "permitted.toml"
+    claims_file.write_text(PERMITTED)
+    results = {r.id: r for r in run_claims(load_claims(claims_file), seed=0, samples=20, workers=1).claims}
+    assert results["lem.provable"].verdict.text == "PROVED" and results["uses"].verdict.text == "PROVED"
+    body = results["uses"].certificate_body
+    assert [l["assumed"] for l in body["lemmas"] if "assumed" in l] == [False]
+    check = check_body(copy.deepcopy(body), "certificate", claims_file)
+    assert check.confirmed, check.summary
+    taken = copy.deepcopy(body)
+    for lemma in taken["lemmas"]:
+        if lemma.get("id") == "lem.provable":
+            lemma["id"] = "F2.order"  # a library fact's id (one the proof does not cite), listed as the file's lemma
+    refused = check_body(taken, "certificate")
+    assert not refused.confirmed and "library fact's id" in refused.summary

@@ -158,12 +158,15 @@ def _user_lemmas(lemmas, claims_file, where):
     stated = {c.id: c for c in _file_lemmas(claims_file)} if claims_file is not None else None
     facts, roots = [], {}
     for entry in (l for l in lemmas if "assumed" in l):
+        if entry["id"] in library.BY_ID:  # (a claim file cannot name a lemma so either)
+            return facts, roots, f"lemma {shown(entry['id'], 200)} is listed as the claim file's, but it is a library fact's id"
         fields = {"id": entry["id"], "holds": entry["text"], "n": [entry["n"][0], entry["n"][1] or math.inf],
                   "hessian": entry["hessian"], "source": entry["source"], "assume": entry["assumed"]}
         lemma = claim_from_fields(fields, f"{where} lemma", lemma=True)
         if stated is not None and (lemma.id not in stated or (stated[lemma.id].text, stated[lemma.id].n_range,
-                                   stated[lemma.id].hessian, stated[lemma.id].assume) !=
-                                   (lemma.text, lemma.n_range, lemma.hessian, lemma.assume)):
+                                   stated[lemma.id].hessian) != (lemma.text, lemma.n_range, lemma.hessian) or
+                                   lemma.assume and not stated[lemma.id].assume):  # (one the file lets be assumed
+            # may have been proved: `assume = true` permits taking it as given, the certificate says whether it was)
             return facts, roots, f"lemma {shown(lemma.id, 200)} is not the claim file's lemma of that id"
         if lemma.assume:
             roots[lemma.id] = (lemma.id,)
