@@ -290,7 +290,8 @@ def test_joint_training_moves_v_and_fixed_training_does_not():
                                   # each once a traceback after a petabyte's allocation, or minutes of work (an attack)
                                   ["conditioning", "--n", "1000000"], ["conditioning", "--n", "3000"],
                                   ["optimizers", "--steps", "1000000"],
-                                  ["conditioning", "--n", "800", "--N", "1"]])  # 256 test sequences: 1.2 GiB (a review)
+                                  ["conditioning", "--n", "800", "--N", "1"],  # 256 test sequences: 1.2 GiB (a review)
+                                  ["conditioning", "--N", "760", "--steps", "10"]])  # a QR of 6,080 columns (a review)
 def test_bad_input(args, tmp_path):
     assert_one_line_error(run_cli("experiments", "--out", str(tmp_path / "out"), *args))
     assert not (tmp_path / "out").exists()

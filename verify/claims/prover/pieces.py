@@ -109,8 +109,8 @@ def check_order(items, piece, k_range=None, schemas=()):
         keys.update(k_extremes(key, k_range) if symbolic(key) else (key,))
     least = order_threshold(keys)
     if piece.lo < least:
-        raise NotEncodable(f"the indices its query reads keep their order only from n = {least}, not on all of "
-                           f"{piece.label}")
+        raise NotEncodable(f"the indices its query reads (and the ranges of its facts for every k) keep their order "
+                           f"only from n = {least}, not on all of {piece.label}")
 
 
 # ---------------------------------------------------------------- index arithmetic at a piece

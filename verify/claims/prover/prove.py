@@ -24,7 +24,6 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from verify.claims.language.syntax import ForAll
 from verify.claims.language.text import to_text
 from verify.claims.prover import facts as library
 from verify.claims.prover.pieces import NotEncodable, conjuncts, pieces
@@ -87,19 +86,18 @@ def facts_for(piece, family, tree=None, extra=()):
 
 
 def _in_order(facts, tree, piece, extra):
-    """The facts, less each lemma and each fact for every k that, beside the claim and the facts kept before it, makes
-    the generic piece's query read an index, or instantiate a range, out of order at the piece's least n (a lemma on
-    z(3) beside a claim on z(n − 1) from n = 3: z(n − 1) is z(2) there; a lemma for every k in 4..n, a range empty at
-    n = 3): that query, which asserts the order of what it reads, cannot be built
-    (verify.claims.prover.pieces.check_order), and one without the fact can."""
-    if piece.n is not None or _builds(tree, piece, facts):
-        return facts
+    """The facts, less each lemma that, beside the claim and the lemmas kept before it, makes the generic piece's query
+    read an index, or instantiate a range, out of order at the piece's least n (a lemma on z(3) beside a claim on
+    z(n − 1) from n = 3: z(n − 1) is z(2) there; a lemma for every k in 4..n, a range empty at n = 3): that query,
+    which asserts the order of what it reads, cannot be built (verify.claims.prover.pieces.check_order), and one
+    without the lemma can. (The library's facts keep their order from the piece's least n: `generic_threshold`.)"""
     lemmas = {f.id for f in extra}
-    droppable = [f for f in facts if f.id in lemmas or isinstance(f.tree, ForAll)]
-    kept = [f for f in facts if f not in droppable]
-    for fact in droppable:
-        if _builds(tree, piece, [f for f in facts if f in kept or f is fact]):
-            kept.append(fact)
+    if piece.n is not None or not lemmas & {f.id for f in facts} or _builds(tree, piece, facts):
+        return facts
+    kept = [f for f in facts if f.id not in lemmas]
+    for lemma in (f for f in facts if f.id in lemmas):
+        if _builds(tree, piece, [f for f in facts if f in kept or f is lemma]):
+            kept.append(lemma)
     return tuple(f for f in facts if f in kept)
 
 
