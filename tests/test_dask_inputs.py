@@ -148,6 +148,21 @@ def test_a_malformed_dask_config_is_one_line(content, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("kind", ["device", "fifo", "too-big"])
+def test_a_dask_config_that_is_not_a_small_regular_file_is_one_line_before_dask_reads_it(kind, tmp_path):
+    """/dev/zero once took 24 GB before the kernel ended the run, and a FIFO waited for ever (an attack)."""
+    config = {"device": "/dev/zero", "fifo": str(tmp_path / "fifo"), "too-big": str(tmp_path / "big.yaml")}[kind]
+    if kind == "fifo":
+        os.mkfifo(config)
+    if kind == "too-big":
+        (tmp_path / "big.yaml").write_text("# " + "x" * (2 << 20) + "\n")
+    done = _cli_process(["theorem2", "--samples", "5", "--workers", "2", "--out", str(tmp_path / "out")], tmp_path,
+                        DASK_CONFIG=config)
+    lines = done.stderr.splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and "not a regular file of at most" in lines[0], done.stderr[-2000:]
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.slow
 def test_a_local_cluster_leaves_nothing_in_the_folder_or_tmpdir(tmp_path):
     done = _cli_process(["theorem2", "--samples", "5", "--workers", "2", "--claim", "T2.swapped", "--out",

@@ -10,6 +10,8 @@ file *and* a client certificate; with a CA alone it would build no TLS context a
 """
 import os
 import stat
+import sys
+from pathlib import Path
 
 from verify.base.errors import InputError
 from verify.base.printable import shown
@@ -26,9 +28,15 @@ TLS_FIX = ("set distributed.comm.tls.ca-file, .client.cert and .client.key (DASK
            "…__CLIENT__CERT, …__CLIENT__KEY) to PEM files; see docs/cli.md")
 
 
+MAX_DASK_CONFIG_BYTES = 1 << 20  # a configuration file Dask may read (its own are a few KB)
+
+
 def import_dask():
     """Import Dask, which reads its configuration (DASK_CONFIG, ~/.config/dask, DASK_… variables) as it starts:
-    a malformed configuration file is an InputError naming it, not Dask's traceback."""
+    a malformed configuration file is an InputError naming it, not Dask's traceback; so is one that is not a regular
+    file of at most MAX_DASK_CONFIG_BYTES (Dask would read /dev/zero until memory ran out, and wait on a FIFO)."""
+    if "dask.config" not in sys.modules:
+        _check_config_files()
     try:
         import dask.config  # noqa: F401
         import distributed  # noqa: F401  (its defaults join Dask's configuration: Security reads them)
@@ -36,7 +44,27 @@ def import_dask():
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise InputError(f"Dask's configuration cannot be read ({shown(reason, 160)}); fix or remove the file "
                          f"DASK_CONFIG names ({shown(os.environ.get('DASK_CONFIG', '~/.config/dask'), 120)})",
-                         "scheduler") from None
+                         ) from None
+
+
+def _check_config_files():
+    """InputError unless every file Dask would read from DASK_CONFIG (a file, or a folder of .yaml/.yml/.json files)
+    is a regular file of at most MAX_DASK_CONFIG_BYTES."""
+    named = os.environ.get("DASK_CONFIG")
+    if not named:
+        return
+    folder = Path(named).expanduser()
+    try:
+        paths = [p for p in folder.iterdir() if p.suffix in (".yaml", ".yml", ".json")] if folder.is_dir() else \
+            [folder] if folder.exists() else []
+        for path in paths:
+            status = path.stat()
+            if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_DASK_CONFIG_BYTES:
+                raise InputError(f"Dask's configuration file {shown(str(path), 120)} is not a regular file of at most "
+                                 f"{MAX_DASK_CONFIG_BYTES:,} bytes; fix DASK_CONFIG or remove the file")
+    except OSError as error:
+        raise InputError(f"Dask's configuration at {shown(named, 120)} cannot be read ({shown(str(error), 120)}); fix "
+                         "or unset DASK_CONFIG") from None
 
 
 def security_for(scheduler):
