@@ -165,3 +165,18 @@ def test_export_latex_of_a_claim_file_goes_to_a_folder_of_its_own(tmp_path, monk
     written = tmp_path / "latex-mine"
     assert "mine.one" in (written / "user-claims.tex").read_text() and (written / "derivations.tex").is_file()
     assert "wrote" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["claims.tex", "derivations.tex", "user-claims.tex"])
+def test_an_export_whose_file_is_a_folder_is_one_line_before_anything_is_written(tmp_path, capsys, name):
+    """Once an IsADirectoryError traceback after the derivations' files were written (an attack)."""
+    from verify.commandline.cli import main
+
+    claim_file = tmp_path / "mine.toml"
+    claim_file.write_text('[[claim]]\nid = "mine.one"\nholds = "z_max >= 1/n"\n')
+    out = tmp_path / "out"
+    (out / name).mkdir(parents=True)
+    assert main(["export-latex", "--out", str(out), "--claims", str(claim_file), "--samples", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a folder" in err and name in err
+    assert sorted(p.name for p in out.iterdir()) == [name]

@@ -194,6 +194,8 @@ def export(out_dir=None, claims_file=None, rows=None, decision=Decision()):
     decision = Decision(*decision).checked()
     claims = _load_user_claims(claims_file) if claims_file is not None else None
     atomic.check_out_dir(out_dir, "LaTeX files")
+    _check_targets(out_dir, [snippet_name(d) for d in DERIVATIONS] + ["claims.tex", "derivations.tex"] +
+                   (["user-claims.tex"] if claims is not None else []))
     user = None
     if claims is not None:
         name = user_name(Path(claims_file).name)
@@ -225,6 +227,16 @@ def _load_user_claims(claims_file):
         raise InputError(f"the claim file {shown(str(claims_file), 200)} cannot be set in LaTeX: no LaTeX for {'; '.join(listed)}; "
                          "write that text with other symbols", "claims")
     return claims
+
+
+def _check_targets(out_dir, names):
+    """InputError when a file the export writes is a folder (or any other non-file) now: refused before anything is
+    decided or written (once an IsADirectoryError after the derivations' files were written)."""
+    out = Path(out_dir)
+    taken = [name for name in names if (out / name).exists() and not (out / name).is_file()]
+    if taken:
+        raise InputError(f"{shown(str(out / taken[0]), 200)} is a folder or other non-file where the export writes "
+                         f"{shown(taken[0], 40)}; move it or give another output folder", "out")
 
 
 def _write(out_dir, contents):
