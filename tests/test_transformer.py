@@ -167,6 +167,9 @@ def test_markdown_is_stripped_to_play_text():
     ({"width": 2.5}, "width", "2.5"), ({"heads": 0}, "heads", "0"), ({"optimizers": ["sgd", "rmsprop"]}, "optimizers", "rmsprop"),
     ({"optimizers": []}, "optimizers", "sgd"), ({"corpus": "wikipedia"}, "corpus", "wikipedia"),
     ({"preset": "huge"}, "preset", "huge"), ({"seed": -1}, "seed", "-1"),
+    # an attack's: 160 GB asked of XLA, a minute of compiling 1,000 layers, a run of days
+    ({"width": 100000, "heads": 1}, "width", "100000"), ({"layers": 1000}, "layers", "1000"),
+    ({"steps": 10**6, "width": 256, "heads": 1}, "steps", "1000000"),
 ])
 def test_bad_input_is_one_line_before_anything_is_written(tmp_path, kwargs, parameter, value):
     out = tmp_path / "out"
@@ -190,6 +193,14 @@ def test_missing_corpus_or_jax_names_the_install_command(tmp_path, monkeypatch):
     with pytest.raises(InputError, match=r"optax.*pip install '\.\[transformer\]'"):
         run_transformer_study(tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+def test_the_synthetic_experiments_sizes_are_not_the_transformer_study_s(tmp_path):
+    """--n and --N were silently ignored by `experiments transformer` (an attack)."""
+    out = tmp_path / "out"
+    done = run_cli("experiments", "transformer", "--n", "5", "--out", str(out))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--n sizes the synthetic" in done.stderr
+    assert not out.exists()
 
 
 def test_cli_bad_heads_exits_2_with_one_line_and_writes_nothing(tmp_path):

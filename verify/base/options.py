@@ -201,10 +201,15 @@ def plot_file(value):
     return text
 
 
-def transformer_alone(names, transformer_flags):
-    """`experiments`: the transformer study runs on its own, and its flags (name -> value given) are for it alone."""
+def transformer_alone(names, transformer_flags, synthetic_flags=()):
+    """`experiments`: the transformer study runs on its own, and its flags (name -> value given) are for it alone; the
+    synthetic experiments' sizes (`synthetic_flags`) are not its own."""
     given = [flag for flag, value in transformer_flags if value]
     if names == ["transformer"]:
+        other = [flag for flag, value in synthetic_flags if value is not None]
+        if other:
+            raise InputError(f"{other[0]} sizes the synthetic experiments, not the transformer study; size it with "
+                             "--width, --layers, --heads (or drop the flag)")
         return
     if given or "transformer" in names:
         raise InputError(f"{given[0] if given else 'transformer'} is for the transformer study alone; run "

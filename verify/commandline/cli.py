@@ -247,7 +247,8 @@ def cmd_experiments(args):
 
     options.transformer_alone(args.names, (("--optimizer", args.optimizer), ("--layers", args.layers),
                                            ("--heads", args.heads), ("--width", args.width),
-                                           ("--corpus", args.corpus != "shakespeare" or None)))
+                                           ("--corpus", args.corpus != "shakespeare" or None)),
+                              (("--n", args.n), ("--N", args.N)))
     if args.names == ["transformer"]:
         return _transformer(args)
     from dataclasses import replace

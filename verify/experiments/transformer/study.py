@@ -45,6 +45,25 @@ FULL = TransformerSettings("full", width=128, layers=4, heads=8, context=128, ba
                            step_grids=(("sgd", (0.1, 0.3, 1.0, 3.0)), ("sgd-momentum", (0.01, 0.03, 0.1, 0.3)),
                                        ("adam", (1e-3, 3e-3)), ("adamw", (1e-3, 3e-3))))
 PRESETS = {"quick": QUICK, "full": FULL}
+MAX_LAYERS = 32  # XLA compiles the layers unrolled: 1,000 layers ran past a minute and 2.6 GB before a step
+MAX_PARAMETERS = 5 * 10**7  # about 12·layers·width² weights (the full preset: 786,432): 200 MB, three times with Adam
+MAX_WORK = 3 * 10**14  # steps × the step grids' runs × batch × context × weights: twice the full preset's 1.55e14
+
+
+def _check_cost(settings, chosen):
+    """InputError when the settings would not fit (layers, weights) or would run for days (work)."""
+    weights = 12 * settings.layers * settings.width ** 2
+    runs = sum(len(dict(settings.step_grids)[name]) for name in chosen)
+    work = settings.steps * runs * settings.batch * settings.context * weights
+    if settings.layers > MAX_LAYERS:
+        raise InputError(f"layers = {settings.layers}: at most {MAX_LAYERS} (each is compiled unrolled); give fewer", "layers")
+    if weights > MAX_PARAMETERS:
+        raise InputError(f"width = {settings.width} with {settings.layers} layers is about {weights:.3g} weights; at most "
+                         f"{MAX_PARAMETERS:.0e}: give a smaller width or fewer layers", "width")
+    if work > MAX_WORK:
+        raise InputError(f"steps = {settings.steps} for {runs} run(s) of about {weights:,} weights costs {work:.3g} "
+                         f"step-weights; at most {MAX_WORK:.0e}: give fewer steps, a smaller model or one optimizer",
+                         "steps")
 
 
 @dataclass(frozen=True)
@@ -99,6 +118,7 @@ def resolve(preset="quick", optimizers=None, steps=None, layers=None, heads=None
     for name in chosen:
         if not grids.get(name) or any(not (isinstance(v, (int, float)) and v > 0) for v in grids[name]):
             raise InputError(f"the step grid of {name} is {shown(grids.get(name), 200)}; give positive step sizes", "optimizers")
+    _check_cost(settings, chosen)
     corpora.check_corpus(corpus)
     jax_modules()
     return settings, chosen
