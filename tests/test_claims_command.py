@@ -76,6 +76,8 @@ BAD_FILES = {
     "hessian": ('[[claim]]\nid = "x"\nholds = "n >= 2"\nhessian = "dense"\n', "dense"),
     "too_long": ('[[claim]]\nid = "x"\nholds = "' + "+".join(["n"] * 1100) + ' >= 0"\n', "2000"),
     "tower": ('[[claim]]\nid = "x"\nholds = "10**10**10**10 > kappa"\n', ""),
+    # 200,000 backslashes once exported a LaTeX line longer than pdflatex reads (an attack)
+    "long_statement": ('[[claim]]\nid = "x"\nholds = "n >= 2"\nstatement = "' + "\\\\" * 10_001 + '"\n', "10,000"),
 }
 
 

@@ -149,3 +149,17 @@ def test_ci_runs_the_compile_tests_of_the_hostile_fixture_and_of_every_example()
     [names] = [mark.args[1] for mark in compiles.pytestmark if mark.name == "parametrize"]
     assert all(type(name) is str for name in names), names  # plain values: none with a mark of its own (soak, skip)
     assert sorted(names) == sorted(path.name for path in (root / "examples").glob("*.toml"))  # and every file
+
+
+def test_a_long_user_string_is_set_in_lines_pdflatex_reads_and_loses_no_space():
+    """10,000 backslashes (the most a statement holds) were once one source line of 160,000 characters, and 200,000
+    more than pdflatex reads (an attack); each run of 200 characters now ends in a TeX comment and a line break, never
+    before a space."""
+    from verify.claims.claimfile import MAX_PROSE
+    from verify.document.usertext import LINE_CHARACTERS, user_text
+
+    text = user_text("\\" * MAX_PROSE)
+    assert max(len(line) for line in text.split("\n")) < 4000 and text.replace("%\n", "") == "\\textbackslash{}" * MAX_PROSE
+    spaced = "ab " * (2 * LINE_CHARACTERS)
+    assert user_text(spaced).replace("%\n", "") == spaced
+    assert all(not line.startswith(" ") for line in user_text(spaced).split("\n"))

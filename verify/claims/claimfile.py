@@ -44,6 +44,8 @@ from verify.base.printable import shown
 
 MAX_BYTES = 1 << 20
 MAX_CLAIMS = 200  # claims per file: a full search of each takes seconds
+MAX_PROSE = 10_000  # characters of a claim's statement, reason or source (a 400 KB statement of 200,000 backslashes
+# was once exported to a LaTeX line longer than pdflatex reads)
 KEYS = ("id", "statement", "holds", "n", "hessian", "expect", "reason")
 LEMMA_KEYS = ("id", "statement", "holds", "n", "hessian", "source", "assume")
 EXPECT = {"true": True, "false": False}
@@ -142,6 +144,8 @@ def claim_from_fields(table, where, lemma=False):
             raise InputError(f"{where} {key} is {shown(table[key], 60)}; write it as a quoted string")
         if key in table:
             _refuse_control(table[key], f"{where} {key}")
+        if key != "holds" and len(table.get(key, "")) > MAX_PROSE:
+            raise InputError(f"{where} {key} has {len(table[key]):,} characters; write it in at most {MAX_PROSE:,}")
     n_range = _n_range(table.get("n", list(DEFAULT_N)), where)
     hessian = table.get("hessian", "spd")
     if not isinstance(hessian, str) or hessian not in FAMILIES:

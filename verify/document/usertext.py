@@ -27,10 +27,20 @@ class UserText(str):
     """A string that came from the user (a claim file, a file name): `shown` sets it by `user_text`."""
 
 
+LINE_CHARACTERS = 200  # characters of a user's string per line of LaTeX source: "%" and a line break after each run
+
+
 def user_text(value):
     """A user's string as LaTeX text, character by character (see the module docstring); NotTypeset, naming the
-    character, for one with no form here."""
-    return "".join(_character(char, value) for char in str(value))
+    character, for one with no form here. A long string's source is broken into lines of LINE_CHARACTERS characters
+    with "%" and a line break, which TeX reads as nothing, before a character that is not a space (a break before one
+    would drop it): pdflatex reads a line of at most 200,000 characters, and a backslash alone is 16 of them."""
+    text = str(value)
+    parts = [_character(char, value) for char in text]
+    for at in range(LINE_CHARACTERS, len(parts), LINE_CHARACTERS):
+        if text[at] not in SPACES and text[at] != " ":
+            parts[at] = "%\n" + parts[at]
+    return "".join(parts)
 
 
 def _character(char, value):
