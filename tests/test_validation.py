@@ -328,3 +328,18 @@ def test_a_toml_number_beyond_float64_is_refused_not_read_as_inf(bound):
     with pytest.raises(InputError, match="beyond float64's range; write inf"):
         api.load_claims(f'[[claim]]\nid = "x"\nholds = "z_max > 0"\nn = [2, {bound}]\n')
     assert api.load_claims('[[claim]]\nid = "x"\nholds = "z_max > 0"\nn = [2, inf]\n')[0].n_range[1] == float("inf")
+
+
+def test_a_numpy_integer_is_a_whole_number_and_a_repeated_name_is_refused():
+    """np.int64(2) was 'not a whole number' (its message then wrong for 10**18: it is one, only too large), and
+    `derive D1 D1` ran D1 twice (an attack)."""
+    import numpy as np
+
+    from verify.base import options
+    from verify.base.errors import InputError
+
+    assert options.whole(np.int64(5), "n", 1, 10, "fix") == 5 and type(options.whole(np.int64(5), "n", 1, 10, "fix")) is int
+    with pytest.raises(InputError, match="outside 1..100"):
+        options.whole(np.int64(10**18), "samples", 1, 100, "give fewer")
+    with pytest.raises(InputError, match="named twice"):
+        options.known(["D1", "D1"], ["D1", "D2"], "derivation id")

@@ -21,7 +21,10 @@ SCHEMES = ("tcp", "tls")
 
 
 def whole(value, name, low, high, fix):
-    """`value` as an int in [low, high], else InputError."""
+    """`value` as an int in [low, high], else InputError (a numpy integer counts as one)."""
+    if not isinstance(value, (bool, int)) and type(value).__module__ == "numpy" and hasattr(value, "is_integer") \
+            and getattr(value, "dtype", None) is not None and value.dtype.kind in "iu":
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer() and low <= value <= high:
             return int(value)
@@ -157,6 +160,9 @@ def known(ids, choices, what):
     unknown = [i for i in ids if i not in choices]
     if unknown:
         raise InputError(f"unknown {what} {shown(unknown[0], 40)}; choose from {', '.join(choices)}")
+    repeated = [i for n, i in enumerate(ids) if i in ids[:n]]
+    if repeated:
+        raise InputError(f"the {what} {shown(repeated[0], 40)} is named twice; name each once")
     return list(ids)
 
 
