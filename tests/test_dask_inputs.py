@@ -169,3 +169,21 @@ def test_a_local_cluster_leaves_nothing_in_the_folder_or_tmpdir(tmp_path):
                          str(tmp_path / "out")], tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"], sorted(tmp_path.iterdir())
+
+
+def test_the_dask_config_check_reads_what_dask_reads_and_leaves_it_what_it_ignores(tmp_path, monkeypatch):
+    """As Dask's collect_yaml: a folder's .yaml/.yml/.json entries, suffix in any case (a FIFO named c.YAML hung the
+    first check); an entry it cannot open (a dangling link, a folder named x.yaml) it skips, and so does the check."""
+    from verify.base.errors import InputError
+    from verify.claims.scheduler import _check_config_files
+
+    folder = tmp_path / "config"
+    folder.mkdir()
+    (folder / "a.yaml").symlink_to(tmp_path / "nowhere")
+    (folder / "x.yaml").mkdir()
+    (folder / "ok.yml").write_text("distributed: {}\n")
+    monkeypatch.setenv("DASK_CONFIG", str(folder))
+    _check_config_files()
+    os.mkfifo(folder / "c.YAML")
+    with pytest.raises(InputError, match="c.YAML"):
+        _check_config_files()

@@ -170,6 +170,7 @@ def test_markdown_is_stripped_to_play_text():
     # an attack's: 160 GB asked of XLA, a minute of compiling 1,000 layers, a run of days
     ({"width": 100000, "heads": 1}, "width", "100000"), ({"layers": 1000}, "layers", "1000"),
     ({"steps": 10**6, "width": 256, "heads": 1}, "steps", "1000000"),
+    ({"preset": "full", "heads": 128}, "heads", "128"),  # 16 times the full preset's attention scores (a review)
 ])
 def test_bad_input_is_one_line_before_anything_is_written(tmp_path, kwargs, parameter, value):
     out = tmp_path / "out"

@@ -48,23 +48,27 @@ def import_dask():
 
 
 def _check_config_files():
-    """InputError unless every file Dask would read from DASK_CONFIG (a file, or a folder of .yaml/.yml/.json files)
-    is a regular file of at most MAX_DASK_CONFIG_BYTES."""
+    """InputError when a file Dask would read from DASK_CONFIG (that path, or the .yaml/.yml/.json entries of that
+    folder, as Dask's collect_yaml lists them) is a pipe, a device or a socket, or a regular file over
+    MAX_DASK_CONFIG_BYTES; an entry Dask could not open anyway (a dangling link, a folder) is left to it."""
     named = os.environ.get("DASK_CONFIG")
     if not named:
         return
-    folder = Path(named).expanduser()
     try:
-        paths = [p for p in folder.iterdir() if p.suffix in (".yaml", ".yml", ".json")] if folder.is_dir() else \
-            [folder] if folder.exists() else []
-        for path in paths:
-            status = path.stat()
-            if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_DASK_CONFIG_BYTES:
-                raise InputError(f"Dask's configuration file {shown(str(path), 120)} is not a regular file of at most "
-                                 f"{MAX_DASK_CONFIG_BYTES:,} bytes; fix DASK_CONFIG or remove the file")
-    except OSError as error:
-        raise InputError(f"Dask's configuration at {shown(named, 120)} cannot be read ({shown(str(error), 120)}); fix "
-                         "or unset DASK_CONFIG") from None
+        paths = [os.path.join(named, p) for p in sorted(os.listdir(named))
+                 if os.path.splitext(p)[1].lower() in (".json", ".yaml", ".yml")] if os.path.isdir(named) else [named]
+    except OSError:  # a folder that cannot be listed: Dask cannot either
+        return
+    for path in paths:
+        try:
+            status = os.stat(path)
+        except OSError:
+            continue
+        if stat.S_ISDIR(status.st_mode):
+            continue
+        if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_DASK_CONFIG_BYTES:
+            raise InputError(f"Dask's configuration file {shown(path, 120)} is not a regular file of at most "
+                             f"{MAX_DASK_CONFIG_BYTES:,} bytes; fix DASK_CONFIG or remove the file")
 
 
 def security_for(scheduler):

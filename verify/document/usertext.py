@@ -27,20 +27,23 @@ class UserText(str):
     """A string that came from the user (a claim file, a file name): `shown` sets it by `user_text`."""
 
 
-LINE_CHARACTERS = 200  # characters of a user's string per line of LaTeX source: "%" and a line break after each run
+LINE_CHARACTERS = 1000  # characters of LaTeX source per line of a user's string, about: "%" and a line break after each
 
 
 def user_text(value):
     """A user's string as LaTeX text, character by character (see the module docstring); NotTypeset, naming the
-    character, for one with no form here. A long string's source is broken into lines of LINE_CHARACTERS characters
-    with "%" and a line break, which TeX reads as nothing, before a character that is not a space (a break before one
-    would drop it): pdflatex reads a line of at most 200,000 characters, and a backslash alone is 16 of them."""
-    text = str(value)
-    parts = [_character(char, value) for char in text]
-    for at in range(LINE_CHARACTERS, len(parts), LINE_CHARACTERS):
-        if text[at] not in SPACES and text[at] != " ":
-            parts[at] = "%\n" + parts[at]
-    return "".join(parts)
+    character, for one with no form here. A long string's source is broken into lines of about LINE_CHARACTERS
+    characters with "%" and a line break, which TeX reads as nothing, before a character whose form is not a space (a
+    break before one would drop it): pdflatex reads a line of at most 200,000 characters, and one ⟹ is 28 of them."""
+    text, out, length = str(value), [], 0
+    for char in text:
+        part = _character(char, value)
+        if length >= LINE_CHARACTERS and not part.startswith(" "):
+            out.append("%\n")
+            length = 0
+        out.append(part)
+        length += len(part)
+    return "".join(out)
 
 
 def _character(char, value):

@@ -47,23 +47,32 @@ FULL = TransformerSettings("full", width=128, layers=4, heads=8, context=128, ba
 PRESETS = {"quick": QUICK, "full": FULL}
 MAX_LAYERS = 32  # XLA compiles the layers unrolled: 1,000 layers ran past a minute and 2.6 GB before a step
 MAX_PARAMETERS = 5 * 10**7  # about 12·layers·width² weights (the full preset: 786,432): 200 MB, three times with Adam
-MAX_WORK = 3 * 10**14  # steps × the step grids' runs × batch × context × weights: twice the full preset's 1.55e14
+MAX_ATTENTION = 10**8  # attention scores held in a step, batch × heads × context² × layers (the full preset 1.7e7)
+MAX_WORK = 4 * 10**14  # steps × the step grids' runs × batch × context × (weights + layers × heads × context): about
+# 2.5 times the full preset's 1.6e14
 
 
 def _check_cost(settings, chosen):
-    """InputError when the settings would not fit (layers, weights) or would run for days (work)."""
+    """InputError when the settings would not fit (layers, weights) or would run for days (work: the weights' products
+    and the attention scores, per token)."""
     weights = 12 * settings.layers * settings.width ** 2
     runs = sum(len(dict(settings.step_grids)[name]) for name in chosen)
-    work = settings.steps * runs * settings.batch * settings.context * weights
+    per_token = weights + settings.layers * settings.heads * settings.context
+    work = settings.steps * runs * settings.batch * settings.context * per_token
     if settings.layers > MAX_LAYERS:
         raise InputError(f"layers = {settings.layers}: at most {MAX_LAYERS} (each is compiled unrolled); give fewer", "layers")
     if weights > MAX_PARAMETERS:
         raise InputError(f"width = {settings.width} with {settings.layers} layers is about {weights:.3g} weights; at most "
                          f"{MAX_PARAMETERS:.0e}: give a smaller width or fewer layers", "width")
+    scores = settings.batch * settings.heads * settings.context ** 2 * settings.layers
+    if scores > MAX_ATTENTION:
+        raise InputError(f"heads = {settings.heads} with {settings.layers} layers of context {settings.context} hold "
+                         f"{scores:.3g} attention scores a step; at most {MAX_ATTENTION:.0e}: give fewer heads or layers",
+                         "heads")
     if work > MAX_WORK:
-        raise InputError(f"steps = {settings.steps} for {runs} run(s) of about {weights:,} weights costs {work:.3g} "
-                         f"step-weights; at most {MAX_WORK:.0e}: give fewer steps, a smaller model or one optimizer",
-                         "steps")
+        raise InputError(f"steps = {settings.steps} for {runs} run(s) of about {weights:,} weights and {settings.heads} "
+                         f"heads costs {work:.3g} step-weights; at most {MAX_WORK:.0e}: give fewer steps, a smaller model "
+                         "or one optimizer", "steps")
 
 
 @dataclass(frozen=True)
