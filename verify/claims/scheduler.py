@@ -11,7 +11,6 @@ file *and* a client certificate; with a CA alone it would build no TLS context a
 import os
 import stat
 import sys
-from pathlib import Path
 
 from verify.base.errors import InputError
 from verify.base.printable import shown
