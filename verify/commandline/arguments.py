@@ -136,8 +136,8 @@ def build_parser():
                                                               "its verdict and its proof or counterexample) and one "
                                                               "snippet per derivation")
     export.add_argument("--out", metavar="DIR", type=_folder("out"),
-                        help="folder (default derivations/; with --claims FILE.toml, latex-FILE/, never the committed "
-                             "derivations/)")
+                        help="folder (default derivations/; with --claims FILE.toml, latex-FILE/: the committed "
+                             "derivations/ then only when --out names it)")
     export.add_argument("--claims", metavar="FILE.toml", help="add the claims of a claim file to the document")
     export.add_argument("--seed", type=_checked(options.seed), default=0,
                         help="seed of the decision whose verdicts the document shows (default 0, as theorem2 and claims)")
