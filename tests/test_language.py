@@ -355,3 +355,18 @@ def test_the_precise_stage_never_vouches_for_an_eigenvalue_closer_than_its_enclo
     for k in range(1, case.n):
         result = decide_on_case(f"lambda({k}) <= L_T * z({k})**2", case)
         assert result.decided and result.holds, result
+
+
+def test_an_or_with_a_part_not_computed_has_the_margin_of_the_part_that_decides_it():
+    """`j_max == 2*z_max*z_min or n >= 3` at a point whose j was not computed: it holds by its second part, and its
+    margin is that part's, not "undefined" (an attack saw "worst margin undefined" beside a PROVED verdict)."""
+    from fractions import Fraction
+
+    from verify.claims.language.evaluate import decide_at
+    from verify.claims.language.parser import parse_claim
+    from verify.claims.language.values import Point
+
+    point = Point.of(4, z=(Fraction(4, 10), Fraction(3, 10), Fraction(2, 10), Fraction(1, 10)))
+    either = decide_at(parse_claim("j_max == 2*z_max*z_min or n >= 3", (2, float("inf"))), point)
+    alone = decide_at(parse_claim("n >= 3", (2, float("inf"))), point)
+    assert either.holds and not either.margin.is_nan() and either.margin.overlaps(alone.margin)

@@ -67,11 +67,21 @@ def combine(parts, backend, every):
     lowers = [backend.bound(p.lower, -1) for p in parts]
     uppers = [backend.bound(p.upper, 1) for p in parts]
     lower, upper = backend.pick_margin(lowers, pick), backend.pick_margin(uppers, pick)
-    margin = lower if lower == upper else backend.pick_margin([p.margin for p in parts], pick)
+    # a part whose margin is not a number (not computed) counts by its enclosure's end that cannot decide the pick (its
+    # lower end for `or`, its upper for `and`): `or` with a part not computed and a part true by 0.29 has margin 0.29
+    margins = [p.margin if _number(p.margin) else (low if pick is max else high)
+               for p, low, high in zip(parts, lowers, uppers)]
+    margin = lower if lower == upper else backend.pick_margin(margins, pick)
     tied = [p.strict for p, low, high in zip(parts, lowers, uppers) if low == high == lower == upper]
     tied = tied or [p.strict for p in parts]
     strict = any(tied) if every else all(tied)
     return Outcome(margin, lower, upper, strict, open=any(p.open for p in parts))
+
+
+def _number(margin):
+    import flint
+
+    return not (isinstance(margin, flint.arb) and margin.is_nan())
 
 
 def value(node, point, backend):
