@@ -158,9 +158,10 @@ REORDERING = [("z(3) <= 1/3", 3, "z(n-1) <= 1/3 or z(1) - z(n-1) <= 1e-13 or z(1
                ["3.5e-13", "0", "-1"])]
 
 
-def _reordering_file(lemma, lo, claim):
-    return parse_claims_text(f'[[lemma]]\nid = "lem"\nholds = "{lemma}"\nn = [{lo}, inf]\nsource = "a test"\n'
-                             f'[[claim]]\nid = "claim"\nholds = "{claim}"\nn = [{lo}, inf]\n')
+def _reordering_text(lemma, lo, claim):
+    """A claim file of the lemma, then the claim, both from n = lo."""
+    return (f'[[lemma]]\nid = "lem"\nholds = "{lemma}"\nn = [{lo}, inf]\nsource = "a test"\n'
+            f'[[claim]]\nid = "claim"\nholds = "{claim}"\nn = [{lo}, inf]\n')
 
 
 @pytest.mark.parametrize("lemma, lo, claim, logits", REORDERING,
@@ -170,7 +171,7 @@ def test_a_lemma_the_generic_piece_would_reorder_proves_no_false_claim(lemma, lo
     from verify.claims.prover.prove import prove
 
     assert not decide_on_case(claim, make_case(logits=logits, H=_identity(len(logits)))).holds  # false at n = lo
-    lemma_claim, target = _reordering_file(lemma, lo, claim)
+    lemma_claim, target = parse_claims_text(_reordering_text(lemma, lo, claim))
     assert prove(lemma_claim.tree, lemma_claim.n_range, "spd").status == "proved"  # a true lemma, citable
     assert prove(target.tree, target.n_range, "spd", (lemma_claim.as_fact(),)).status != "proved"
 
@@ -186,8 +187,7 @@ def test_check_refuses_a_proof_whose_query_reorders_a_lemmas_index(monkeypatch, 
 
     lemma, lo, claim, _ = REORDERING[0]
     claims_file = tmp_path / "reordering.toml"
-    claims_file.write_text(f'[[lemma]]\nid = "lem"\nholds = "{lemma}"\nn = [{lo}, inf]\nsource = "a test"\n'
-                           f'[[claim]]\nid = "claim"\nholds = "{claim}"\nn = [{lo}, inf]\n')
+    claims_file.write_text(_reordering_text(lemma, lo, claim))
     lemma_claim, target = load_claims(claims_file)
     job = Job(target, None, (lemma_claim.as_fact(),))
     with monkeypatch.context() as unsound:

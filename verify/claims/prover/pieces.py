@@ -79,7 +79,7 @@ def generic_threshold(tree):
                 count(Index(bound.const + node.index.const, bound.n_coeff))
         elif isinstance(node, Item):
             count(node.index)
-    return max(max(constants) - min(offsets), 2)
+    return order_threshold({(0, c) for c in constants} | {(1, c) for c in offsets})  # each constant before each n − c
 
 
 def order_threshold(keys):
